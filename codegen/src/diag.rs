@@ -1,0 +1,55 @@
+//! Diagnostics: what is wrong with a spec, and where.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// One problem found in a spec file.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Diagnostic {
+    /// The spec file, as the caller named it (relative paths stay relative).
+    pub file: PathBuf,
+    /// 1-based line; 0 when the problem is about the file as a whole (e.g. it is missing).
+    pub line: usize,
+    /// What is wrong, in one sentence.
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// A diagnostic at `file:line`.
+    pub fn new(file: &Path, line: usize, message: impl Into<String>) -> Self {
+        Diagnostic {
+            file: file.to_path_buf(),
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error: {}:{}: {}", self.file.display(), self.line, self.message)
+    }
+}
+
+/// A list of diagnostics, sorted by file and line when reported.
+#[derive(Debug, Default)]
+pub struct Diagnostics(Vec<Diagnostic>);
+
+impl Diagnostics {
+    /// Records one problem.
+    pub fn push(&mut self, d: Diagnostic) {
+        self.0.push(d);
+    }
+
+    /// True when nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The problems in file and line order, duplicates removed.
+    pub fn into_sorted(mut self) -> Vec<Diagnostic> {
+        self.0.sort();
+        self.0.dedup();
+        self.0
+    }
+}

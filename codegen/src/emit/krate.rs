@@ -1,0 +1,218 @@
+//! The client crate's files: Cargo.toml, lib.rs, one mod.rs per API, one file per area.
+//!
+//! Generated code uses no `crate::` paths, only `super::`, so a fixture's output can be
+//! compiled as a module of a test crate.
+
+use super::ops;
+use super::text::{doc, ident, inner_doc, prose, provenance_line};
+use super::types::emit_type;
+use crate::ir::{ApiIr, AreaIr, Ir};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// `Cargo.toml` of the client crate.
+pub fn cargo_toml(ir: &Ir) -> String {
+    let mut s = format!("# {}\n", super::text::PREAMBLE);
+    s.push_str(&format!(
+        "[package]\nname = \"{}\"\nversion = \"{}\"\ndescription = \"{}\"\nedition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n",
+        ir.krate.name,
+        ir.krate.version,
+        ir.krate.description.replace('"', "'")
+    ));
+    if ir.krate.has_experimental {
+        s.push_str("[features]\n# Operations the spec marks experimental: they may change without notice.\nexperimental = []\n\n");
+    }
+    s.push_str("[dependencies]\nruckus-one-runtime = { workspace = true }\nserde = { workspace = true }\nserde_json = { workspace = true }\nbytes = { workspace = true }\n");
+    s
+}
+
+/// `lib.rs`: crate docs, the top-level `Client`, the auth settings and the API modules.
+pub fn lib_rs(ir: &Ir) -> TokenStream {
+    let mut lines = vec![
+        format!("Typed async client for the RUCKUS One APIs ({}).", prose(&ir.krate.description)),
+        String::new(),
+        "Everything in this crate is generated from the YAML spec by `cargo xtask generate`;".into(),
+        "authentication, retries, errors and paging live in the hand-written runtime,".into(),
+        "re-exported as [`runtime`].".into(),
+        String::new(),
+        "APIs:".into(),
+    ];
+    for api in &ir.apis {
+        lines.push(format!("- [`{}`]: {}", api.name, prose(&api.title)));
+    }
+    if ir.krate.has_experimental {
+        lines.push(String::new());
+        lines.push("Cargo feature `experimental`: operations the spec marks experimental.".into());
+    }
+    let docs = inner_doc(&lines);
+    let mods = ir.apis.iter().map(|a| {
+        let n = ident(&a.name);
+        quote!(pub mod #n;)
+    });
+    let accessors = ir.apis.iter().map(|a| {
+        let n = ident(&a.name);
+        let c = ident(&a.client);
+        let d = doc(&[format!("Operations of the {}.", prose(&a.title))]);
+        quote! {
+            #d
+            pub fn #n(&self) -> #n::#c<'_> {
+                #n::#c::new(&self.inner)
+            }
+        }
+    });
+    let auth_doc = doc(&[
+        format!("Token service settings. {}", prose(&ir.auth.description)),
+        String::new(),
+        format!("- Token URL with tenant: `{}`; {}", ir.auth.token_url.value, provenance_line(&ir.auth.token_url.provenance)),
+        format!(
+            "- Token URL without tenant: `{}`; {}",
+            ir.auth.token_url_without_tenant.value,
+            provenance_line(&ir.auth.token_url_without_tenant.provenance)
+        ),
+        format!("- Delegated tenant header: `{}`; {}", ir.auth.tenant_header.value, provenance_line(&ir.auth.tenant_header.provenance)),
+    ]);
+    let (tu, tun, th) = (&ir.auth.token_url.value, &ir.auth.token_url_without_tenant.value, &ir.auth.tenant_header.value);
+    quote! {
+        #docs
+        pub use ruckus_one_runtime as runtime;
+        pub use ruckus_one_runtime::{Config, Credentials, Error, Region, RetryPolicy, Secret};
+
+        #(#mods)*
+
+        #auth_doc
+        pub static AUTH: ruckus_one_runtime::AuthSettings = ruckus_one_runtime::AuthSettings {
+            token_url: #tu,
+            token_url_without_tenant: #tun,
+            tenant_header: #th,
+        };
+
+        /// The client: one token cache and connection pool shared by every API.
+        ///
+        /// Cheap to clone. Secrets never appear in its `Debug` output.
+        #[derive(Debug, Clone)]
+        pub struct Client {
+            inner: ruckus_one_runtime::Client,
+        }
+
+        impl Client {
+            /// Creates a client; fails on an invalid configuration (e.g. a header value with CR/LF).
+            pub fn new(config: Config) -> Result<Self, Error> {
+                ruckus_one_runtime::Client::new(config, &AUTH).map(|inner| Self { inner })
+            }
+
+            /// The same client acting for a delegated tenant on every call.
+            pub fn with_tenant(&self, tenant_id: &str) -> Result<Self, Error> {
+                self.inner.with_tenant(tenant_id).map(|inner| Self { inner })
+            }
+
+            /// The runtime client, for calls the spec does not describe.
+            pub fn runtime(&self) -> &ruckus_one_runtime::Client {
+                &self.inner
+            }
+
+            #(#accessors)*
+        }
+    }
+}
+
+/// `<api>/mod.rs`: API docs, settings, the API client struct and the area modules.
+pub fn api_mod(api: &ApiIr) -> TokenStream {
+    let mut lines = vec![format!("{}.", prose(&api.title).trim_end_matches('.')), String::new(), prose(&api.description)];
+    lines.push(String::new());
+    lines.push(format!("Curated from `{}`.", api.source));
+    lines.push(String::new());
+    lines.push("Areas:".into());
+    for a in &api.areas {
+        let ops = a.operations.iter().filter(|o| o.is_generated()).count();
+        lines.push(format!("- [`{}`]: {} ({ops} operations)", a.name, prose(&a.title)));
+    }
+    let docs = inner_doc(&lines);
+    let mods = api.areas.iter().map(|a| {
+        let n = ident(&a.name);
+        quote!(pub mod #n;)
+    });
+    let uses = api.areas.iter().map(|a| {
+        let n = ident(&a.name);
+        quote!(pub use self::#n::*;)
+    });
+    let name = &api.name;
+    let title = &api.title;
+    let prefix = &api.prefix.value;
+    let (asia, europe, na) = (&api.hosts.asia, &api.hosts.europe, &api.hosts.north_america);
+    let api_doc = doc(&[
+        format!("Hosts and path prefix of the {}.", prose(&api.title)),
+        String::new(),
+        format!("- Prefix `{}`; {}", api.prefix.value, provenance_line(&api.prefix.provenance)),
+        format!("- Hosts: Asia `{asia}`, Europe `{europe}`, North America `{na}`; {}", provenance_line(&api.hosts.provenance)),
+    ]);
+    let client = ident(&api.client);
+    let client_doc = doc(&[
+        format!("Operations of the {}, borrowed from a `Client`.", prose(&api.title)),
+        String::new(),
+        "Each method returns a request builder; nothing is sent until its `send` is awaited.".into(),
+    ]);
+    quote! {
+        #docs
+        #(#mods)*
+        #(#uses)*
+
+        #api_doc
+        pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
+            name: #name,
+            title: #title,
+            prefix: #prefix,
+            hosts: ruckus_one_runtime::Hosts { asia: #asia, europe: #europe, north_america: #na },
+        };
+
+        #client_doc
+        #[derive(Debug, Clone, Copy)]
+        pub struct #client<'a> {
+            client: &'a ruckus_one_runtime::Client,
+        }
+
+        impl<'a> #client<'a> {
+            /// Borrows a runtime client.
+            pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+                Self { client }
+            }
+        }
+    }
+}
+
+/// `<api>/<area>.rs`: the area's types, then its operations.
+pub fn area_file(api: &ApiIr, area: &AreaIr) -> TokenStream {
+    let mut lines = vec![format!("{}.", prose(&area.title).trim_end_matches('.'))];
+    if let Some(d) = &area.description {
+        lines.push(String::new());
+        lines.push(prose(d));
+    }
+    lines.push(String::new());
+    lines.push(format!("Spec: `{}`.", area.spec_file));
+    let removed: Vec<_> = area.operations.iter().filter(|o| !o.is_generated()).collect();
+    if !removed.is_empty() {
+        lines.push(String::new());
+        lines.push("Removed operations (documented, not generated):".into());
+        for o in removed {
+            lines.push(format!("- `{} {}` ({}): {}", o.method.as_str(), o.path, prose(&o.name), prose(&o.lifecycle.describe())));
+        }
+    }
+    let docs = inner_doc(&lines);
+    let types = area.types.iter().map(|t| emit_type(t, &area.name));
+    let generated: Vec<_> = area.operations.iter().filter(|o| o.is_generated()).collect();
+    let items = generated.iter().map(|o| ops::emit_items(o, api, &area.name));
+    let methods: Vec<_> = generated.iter().map(|o| ops::emit_method(o, api, &area.name)).collect();
+    let client = ident(&api.client);
+    let impl_block = (!methods.is_empty()).then(|| {
+        quote! {
+            impl<'a> super::#client<'a> {
+                #(#methods)*
+            }
+        }
+    });
+    quote! {
+        #docs
+        #(#types)*
+        #impl_block
+        #(#items)*
+    }
+}

@@ -1,0 +1,44 @@
+//! Emitters: the IR becomes a map of file path (relative to `generated/`) to contents.
+
+mod docs;
+mod krate;
+mod ops;
+mod text;
+mod types;
+
+pub use text::PREAMBLE;
+
+use crate::diag::Diagnostic;
+use crate::ir::Ir;
+use proc_macro2::TokenStream;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Every generated file, keyed by its path relative to `generated/` (sorted, so the output
+/// never depends on discovery order).
+pub fn emit(ir: &Ir) -> Result<BTreeMap<String, String>, Diagnostic> {
+    let mut files = BTreeMap::new();
+    let krate = &ir.krate.name;
+    files.insert(format!("{krate}/Cargo.toml"), krate::cargo_toml(ir));
+    files.insert(format!("{krate}/src/lib.rs"), rust(krate::lib_rs(ir), "lib.rs")?);
+    for api in &ir.apis {
+        files.insert(format!("{krate}/src/{}/mod.rs", api.name), rust(krate::api_mod(api), &api.name)?);
+        for area in &api.areas {
+            let path = format!("{krate}/src/{}/{}.rs", api.name, area.name);
+            files.insert(path, rust(krate::area_file(api, area), &area.spec_file)?);
+        }
+    }
+    for (path, text) in docs::docs(ir) {
+        files.insert(path, text);
+    }
+    Ok(files)
+}
+
+/// Formats tokens with prettyplease behind the preamble. Tokens that do not parse are a bug in
+/// the generator, reported as a diagnostic rather than a panic.
+fn rust(tokens: TokenStream, what: &str) -> Result<String, Diagnostic> {
+    let file: syn::File = syn::parse2(tokens).map_err(|e| {
+        Diagnostic::new(Path::new(what), 0, format!("internal generator error: emitted Rust does not parse: {e}"))
+    })?;
+    Ok(format!("// {PREAMBLE}\n{}", prettyplease::unparse(&file)))
+}

@@ -1,0 +1,326 @@
+//! Operations: a static descriptor, a request builder with setters for optional parameters,
+//! and a thin method on the API client. All behaviour lives in the runtime.
+
+use super::text::{doc, ident, prose, provenance_line, rust_type, type_doc};
+use crate::ir::{ApiIr, BodyKind, Lifecycle, OpIr, ParamIr, ResponseKind, TypeRef};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// `#[cfg(feature = "experimental")]` for experimental operations.
+fn gate(op: &OpIr) -> TokenStream {
+    match op.lifecycle {
+        Lifecycle::Experimental { .. } => quote!(#[cfg(feature = "experimental")]),
+        _ => quote!(),
+    }
+}
+
+/// The argument type of a parameter and how it is passed to the runtime.
+fn param_type(p: &ParamIr, area: &str) -> TokenStream {
+    match &p.ty {
+        TypeRef::String => quote!(&str),
+        other => rust_type(other, area),
+    }
+}
+
+/// Where an operation's 2xx body goes: its Rust type and the runtime call that decodes it.
+fn output(op: &OpIr, area: &str) -> (TokenStream, TokenStream) {
+    match (op.success.kind, &op.success.ty) {
+        (ResponseKind::Json, Some(t)) => (rust_type(t, area), quote!(send_json)),
+        (ResponseKind::Binary, _) => (quote!(bytes::Bytes), quote!(send_bytes)),
+        _ => (quote!(()), quote!(send_empty)),
+    }
+}
+
+fn body_arg(op: &OpIr, area: &str) -> Option<(TokenStream, TokenStream)> {
+    let b = op.request.as_ref()?;
+    Some(match b.kind {
+        BodyKind::Json => {
+            let t = rust_type(b.ty.as_ref()?, area);
+            (quote!(&#t), quote!(json))
+        }
+        BodyKind::Form => {
+            let t = rust_type(b.ty.as_ref()?, area);
+            (quote!(&#t), quote!(form))
+        }
+        BodyKind::Multipart => (quote!(ruckus_one_runtime::Multipart), quote!(multipart)),
+        BodyKind::Binary => (quote!(bytes::Bytes), quote!(binary)),
+    })
+}
+
+/// Static descriptor, version enum, builder struct and its impl.
+pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
+    let gate = gate(op);
+    let stat = ident(&op.static_name);
+    let builder = ident(&op.builder);
+    let id = &op.id;
+    let method = ident(op.method.variant());
+    let path = &op.path;
+    let family = ident(op.error_kind.variant());
+    let versions = op.versions.iter().map(|v| {
+        let ct = match &v.content_type {
+            Some(c) => quote!(Some(#c)),
+            None => quote!(None),
+        };
+        let accept = &v.accept;
+        quote!(ruckus_one_runtime::MediaTypes { content_type: #ct, accept: #accept })
+    });
+
+    let mut setters = Vec::new();
+    for (p, call) in op.query.iter().map(|p| (p, quote!(query))).chain(op.headers.iter().map(|p| (p, quote!(header)))) {
+        if p.required {
+            continue;
+        }
+        let n = ident(&p.rust);
+        let wire = &p.wire;
+        let ty = param_type(p, area);
+        let d = doc(&param_doc(p, if call.to_string() == "query" { "query" } else { "header" }));
+        setters.push(quote! {
+            #d
+            pub fn #n(mut self, #n: #ty) -> Self {
+                self.req.#call(#wire, &#n);
+                self
+            }
+        });
+    }
+    if let Some(b) = &op.request
+        && !b.required
+        && let Some((ty, call)) = body_arg(op, area)
+    {
+        setters.push(quote! {
+            /// Sets the request body (optional for this operation).
+            pub fn body(mut self, body: #ty) -> Self {
+                self.req.#call(body);
+                self
+            }
+        });
+    }
+    let mut version_enum = quote!();
+    if let Some(enum_name) = &op.version_enum {
+        let e = ident(enum_name);
+        let variants = op.versions.iter().enumerate().map(|(i, v)| {
+            let n = ident(&v.variant);
+            let mut text = format!("`{}`: Accept `{}`", v.label, v.accept);
+            if let Some(ct) = &v.content_type {
+                text.push_str(&format!(", Content-Type `{ct}`"));
+            }
+            if i == 0 {
+                text.push_str(" (default)");
+            }
+            let d = doc(&[text]);
+            let default = (i == 0).then(|| quote!(#[default]));
+            quote!(#d #default #n,)
+        });
+        let d = doc(&[
+            format!("Representations offered by `{}`; the first is the default.", op.id),
+            String::new(),
+            "Choose one with the builder's `version` method.".into(),
+        ]);
+        version_enum = quote! {
+            #gate
+            #d
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+            #[allow(non_camel_case_types)]
+            pub enum #e { #(#variants)* }
+        };
+        setters.push(quote! {
+            /// Selects the representation (media type) to send and accept.
+            pub fn version(mut self, version: #e) -> Self {
+                self.req.version(version as usize);
+                self
+            }
+        });
+    }
+    let (out_ty, send_call) = output(op, area);
+    let send_doc = doc(&[match op.success.kind {
+        ResponseKind::Json => format!("Sends the request and decodes the `{}` response.", op.success.status),
+        ResponseKind::Binary => format!("Sends the request and returns the `{}` response body as bytes.", op.success.status),
+        ResponseKind::Empty => format!("Sends the request; the `{}` response has no body.", op.success.status),
+    }]);
+    let builder_doc = doc(&[
+        format!("Request builder for `{}::{}` ({}).", api.client, op.id, prose(&op.name)),
+        String::new(),
+        "Set optional parameters with its methods, then call `send`.".into(),
+    ]);
+    let tenant_doc = doc(&["Acts for a delegated tenant on this call only (overrides the client's).".to_owned()]);
+    quote! {
+        #gate
+        static #stat: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+            id: #id,
+            method: ruckus_one_runtime::Method::#method,
+            path: #path,
+            api: &super::API,
+            versions: &[#(#versions),*],
+            error_family: ruckus_one_runtime::ErrorFamily::#family,
+        };
+
+        #version_enum
+
+        #gate
+        #builder_doc
+        #[must_use = "a request does nothing until `send` is awaited"]
+        pub struct #builder<'a> {
+            req: ruckus_one_runtime::Request<'a>,
+        }
+
+        #gate
+        impl #builder<'_> {
+            #tenant_doc
+            pub fn tenant(mut self, tenant_id: &str) -> Self {
+                self.req.tenant(tenant_id);
+                self
+            }
+
+            #(#setters)*
+
+            #send_doc
+            pub async fn send(self) -> Result<#out_ty, ruckus_one_runtime::Error> {
+                self.req.#send_call().await
+            }
+        }
+    }
+}
+
+/// The method on the API client that starts a request.
+pub fn emit_method(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
+    let gate = gate(op);
+    let docs = doc(&method_doc(op, api));
+    let deprecated = match &op.lifecycle {
+        Lifecycle::Deprecated { note, removal } => {
+            let note = match removal {
+                Some(d) => format!("{note} (removal: {d})"),
+                None => note.clone(),
+            };
+            quote!(#[deprecated(note = #note)])
+        }
+        _ => quote!(),
+    };
+    let name = ident(&op.id);
+    let builder = ident(&op.builder);
+    let stat = ident(&op.static_name);
+    let mut args = Vec::new();
+    let mut calls = Vec::new();
+    let path_args: Vec<_> = op.path_params.iter().map(|p| ident(&p.rust)).collect();
+    for p in &op.path_params {
+        let n = ident(&p.rust);
+        args.push(quote!(#n: &str));
+    }
+    for (p, call) in op.query.iter().map(|p| (p, quote!(query))).chain(op.headers.iter().map(|p| (p, quote!(header)))) {
+        if !p.required {
+            continue;
+        }
+        let n = ident(&p.rust);
+        let wire = &p.wire;
+        let ty = param_type(p, area);
+        args.push(quote!(#n: #ty));
+        calls.push(quote!(req.#call(#wire, &#n);));
+    }
+    if let Some(b) = &op.request
+        && b.required
+        && let Some((ty, call)) = body_arg(op, area)
+    {
+        args.push(quote!(body: #ty));
+        calls.push(quote!(req.#call(body);));
+    }
+    let binding = if calls.is_empty() { quote!(let req) } else { quote!(let mut req) };
+    let many = (args.len() > 6).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    quote! {
+        #gate
+        #docs
+        #deprecated
+        #many
+        pub fn #name(&self, #(#args),*) -> #builder<'a> {
+            #binding = ruckus_one_runtime::Request::new(self.client, &#stat, &[#(#path_args),*]);
+            #(#calls)*
+            #builder { req }
+        }
+    }
+}
+
+fn param_doc(p: &ParamIr, location: &str) -> Vec<String> {
+    let mut lines = vec![match &p.description {
+        Some(d) => prose(d),
+        None => format!("Sets the {location} parameter `{}`.", p.wire),
+    }];
+    lines.push(String::new());
+    let mut facts = vec![format!("{location} parameter `{}`", p.wire), type_doc(&p.ty)];
+    for (k, v) in &p.constraints {
+        facts.push(format!("{k}: {}", prose(v)));
+    }
+    lines.push(format!("{}.", facts.join("; ")));
+    if !matches!(p.provenance, crate::ir::Provenance::Documented) {
+        lines.push(provenance_line(&p.provenance));
+    }
+    lines
+}
+
+fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
+    let mut l = vec![format!("{}.", prose(&op.name).trim_end_matches('.'))];
+    if let Some(d) = &op.description {
+        l.push(String::new());
+        l.push(prose(d));
+    }
+    l.push(String::new());
+    let prefix = if api.prefix.value.is_empty() { String::new() } else { format!(" (under the `{}` prefix)", api.prefix.value) };
+    l.push(format!("`{} {}` on the {}{prefix}.", op.method.as_str(), op.path, prose(&api.title)));
+    l.push(String::new());
+    for p in &op.path_params {
+        l.push(format!("- Path parameter `{}`: {}", p.wire, p.description.as_deref().map(prose).unwrap_or_else(|| "string".into())));
+    }
+    for p in op.query.iter().chain(&op.headers) {
+        let how = if p.required { "argument" } else { "builder method" };
+        let loc = if op.query.iter().any(|q| q.wire == p.wire) { "Query" } else { "Header" };
+        l.push(format!("- {loc} parameter `{}` ({}, {how} `{}`)", p.wire, type_doc(&p.ty), p.rust));
+    }
+    if let Some(b) = &op.request {
+        let what = match &b.ty {
+            Some(t) => type_doc(t),
+            None if b.kind == BodyKind::Multipart => {
+                let parts: Vec<String> = b.parts.iter().map(|(n, _)| format!("`{n}`")).collect();
+                if parts.is_empty() { "multipart form".into() } else { format!("multipart form with parts {}", parts.join(", ")) }
+            }
+            None => "raw bytes".into(),
+        };
+        let req = if b.required { "required" } else { "optional, builder method `body`" };
+        l.push(format!("- Request body ({}, {req}): {what}", b.kind.label()));
+    }
+    for r in &op.responses {
+        let body = match (&r.ty, r.kind) {
+            (Some(t), _) => format!("`{}` {}", r.media_type, type_doc(t)),
+            (None, ResponseKind::Binary) => format!("`{}` bytes", r.media_type),
+            _ => "no body".into(),
+        };
+        let desc = r.description.as_deref().map(|d| format!(" ({})", prose(d))).unwrap_or_default();
+        l.push(format!("- Response {}: {body}{desc}", r.status));
+    }
+    if op.versions.len() > 1 {
+        let vs: Vec<String> = op.versions.iter().map(|v| format!("`{}`", v.label)).collect();
+        l.push(format!(
+            "- Versions: {} (default `{}`; choose with `{}::version`)",
+            vs.join(", "),
+            op.versions[0].label,
+            op.builder
+        ));
+    } else if let Some(v) = op.versions.first() {
+        match &v.content_type {
+            Some(ct) => l.push(format!("- Media types: Content-Type `{ct}`, Accept `{}`", v.accept)),
+            None => l.push(format!("- Media types: Accept `{}`", v.accept)),
+        }
+    }
+    if op.asynchronous {
+        l.push("- Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.".into());
+    }
+    if let Some(p) = &op.pagination {
+        l.push(format!("- Pagination: `{}`, items in `{}`", p.style, p.items));
+    }
+    l.push(format!("- Errors: `{}` error body family, returned as `Error::Api`", op.error_family));
+    l.push(format!("- Lifecycle: {}", prose(&op.lifecycle.describe())));
+    l.push(format!("- {}", provenance_line(&op.provenance)));
+    if !op.notes.is_empty() {
+        l.push(String::new());
+        l.push("Notes:".into());
+        for n in &op.notes {
+            l.push(format!("- {}", prose(n)));
+        }
+    }
+    l
+}

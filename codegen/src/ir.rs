@@ -1,0 +1,426 @@
+//! The validated, resolved model the emitters read. Emitters never see raw YAML.
+//!
+//! Every name here is already a valid, unique Rust identifier; every type reference resolves;
+//! every order is the spec's order.
+
+/// Where a fact comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Provenance {
+    /// Stated by the source document.
+    Documented,
+    /// Not shown by the document; chosen by the curator for the given reason.
+    Inferred(String),
+    /// From `shared/reference/public-facts.md`; the string names the section.
+    Reference(String),
+}
+
+impl Provenance {
+    /// `documented`, `inferred` or `reference`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Provenance::Documented => "documented",
+            Provenance::Inferred(_) => "inferred",
+            Provenance::Reference(_) => "reference",
+        }
+    }
+
+    /// One line for docs: the label and, where there is one, the reason or source.
+    pub fn describe(&self) -> String {
+        match self {
+            Provenance::Documented => "documented".to_owned(),
+            Provenance::Inferred(why) => format!("inferred ({why})"),
+            Provenance::Reference(src) => format!("reference ({src})"),
+        }
+    }
+}
+
+/// The whole client.
+#[derive(Debug)]
+pub struct Ir {
+    pub krate: CrateIr,
+    pub auth: AuthIr,
+    pub apis: Vec<ApiIr>,
+}
+
+#[derive(Debug)]
+pub struct CrateIr {
+    pub name: String,
+    pub version: String,
+    pub description: String,
+    /// Some operation is experimental: the crate gets an `experimental` feature.
+    pub has_experimental: bool,
+}
+
+/// A value with its provenance.
+#[derive(Debug, Clone)]
+pub struct Valued {
+    pub value: String,
+    pub provenance: Provenance,
+}
+
+#[derive(Debug)]
+pub struct AuthIr {
+    pub description: String,
+    pub token_url: Valued,
+    pub token_url_without_tenant: Valued,
+    pub tenant_header: Valued,
+}
+
+#[derive(Debug)]
+pub struct ApiIr {
+    /// Module name (`analytics`).
+    pub name: String,
+    /// Client struct name (`AnalyticsClient`).
+    pub client: String,
+    pub title: String,
+    pub description: String,
+    pub source: String,
+    pub prefix: Valued,
+    pub hosts: HostsIr,
+    pub media_vendor: String,
+    pub families: Vec<FamilyIr>,
+    pub areas: Vec<AreaIr>,
+}
+
+#[derive(Debug)]
+pub struct HostsIr {
+    pub asia: String,
+    pub europe: String,
+    pub north_america: String,
+    pub provenance: Provenance,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FamilyKind {
+    ErrorsArray,
+    ErrorObject,
+    StatusMessage,
+}
+
+impl FamilyKind {
+    /// Parses the spec's `kind`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "errors_array" => Some(FamilyKind::ErrorsArray),
+            "error_object" => Some(FamilyKind::ErrorObject),
+            "status_message" => Some(FamilyKind::StatusMessage),
+            _ => None,
+        }
+    }
+
+    /// The runtime's `ErrorFamily` variant.
+    pub fn variant(self) -> &'static str {
+        match self {
+            FamilyKind::ErrorsArray => "ErrorsArray",
+            FamilyKind::ErrorObject => "ErrorObject",
+            FamilyKind::StatusMessage => "StatusMessage",
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct FamilyIr {
+    pub name: String,
+    pub kind: FamilyKind,
+    pub description: String,
+    pub body: Option<String>,
+    pub provenance: Provenance,
+}
+
+#[derive(Debug)]
+pub struct AreaIr {
+    /// Module and file name.
+    pub name: String,
+    pub title: String,
+    pub description: Option<String>,
+    /// The spec file, relative to the spec directory's parent (`spec/analytics/users.yaml`).
+    pub spec_file: String,
+    pub types: Vec<TypeIr>,
+    /// All operations in spec order, removed ones included (emitters skip those).
+    pub operations: Vec<OpIr>,
+}
+
+#[derive(Debug)]
+pub struct TypeIr {
+    pub name: String,
+    pub description: String,
+    pub provenance: Provenance,
+    /// For inline types: where the document shows them.
+    pub origin: Option<String>,
+    pub kind: TypeKind,
+}
+
+#[derive(Debug)]
+pub enum TypeKind {
+    Object(Vec<FieldIr>),
+    Enum(Vec<VariantIr>),
+    Alias(TypeRef),
+    NotShown(String),
+}
+
+#[derive(Debug)]
+pub struct FieldIr {
+    pub wire: String,
+    pub rust: String,
+    pub ty: TypeRef,
+    pub required: bool,
+    pub nullable: bool,
+    pub description: Option<String>,
+    pub provenance: Provenance,
+    pub secret: bool,
+    pub constraints: Vec<(String, String)>,
+    pub deprecated: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct VariantIr {
+    pub wire: String,
+    pub rust: String,
+    pub description: Option<String>,
+    pub deprecated: Option<String>,
+}
+
+/// A resolved type reference.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TypeRef {
+    String,
+    Integer,
+    Int32,
+    Number,
+    Boolean,
+    Json,
+    Array(Box<TypeRef>),
+    Map(Box<TypeRef>),
+    /// A named (or named inline) type and the area module that defines it.
+    Named { name: String, area: String },
+    /// Raw JSON whose shape the document does not show.
+    NotShown(String),
+}
+
+impl TypeRef {
+    /// Spec-style spelling for docs (`array<License>`).
+    pub fn display(&self) -> String {
+        match self {
+            TypeRef::String => "string".into(),
+            TypeRef::Integer => "integer".into(),
+            TypeRef::Int32 => "int32".into(),
+            TypeRef::Number => "number".into(),
+            TypeRef::Boolean => "boolean".into(),
+            TypeRef::Json => "json".into(),
+            TypeRef::Array(t) => format!("array<{}>", t.display()),
+            TypeRef::Map(t) => format!("map<{}>", t.display()),
+            TypeRef::Named { name, .. } => name.clone(),
+            TypeRef::NotShown(_) => "json (shape not shown)".into(),
+        }
+    }
+
+    /// Whether a value of this type can go in a query string or header.
+    pub fn is_scalar(&self) -> bool {
+        matches!(
+            self,
+            TypeRef::String | TypeRef::Integer | TypeRef::Int32 | TypeRef::Number | TypeRef::Boolean
+        )
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
+}
+
+impl Method {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "GET" => Some(Method::Get),
+            "POST" => Some(Method::Post),
+            "PUT" => Some(Method::Put),
+            "PATCH" => Some(Method::Patch),
+            "DELETE" => Some(Method::Delete),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+
+    /// The runtime's `Method` variant.
+    pub fn variant(self) -> &'static str {
+        match self {
+            Method::Get => "Get",
+            Method::Post => "Post",
+            Method::Put => "Put",
+            Method::Patch => "Patch",
+            Method::Delete => "Delete",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lifecycle {
+    Stable,
+    Deprecated { note: String, removal: Option<String> },
+    Experimental { note: Option<String> },
+    Removed { note: Option<String>, removal: Option<String> },
+}
+
+impl Lifecycle {
+    /// `stable`, `deprecated`, `experimental` or `removed`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Lifecycle::Stable => "stable",
+            Lifecycle::Deprecated { .. } => "deprecated",
+            Lifecycle::Experimental { .. } => "experimental",
+            Lifecycle::Removed { .. } => "removed",
+        }
+    }
+
+    /// One line for docs, with note and removal date.
+    pub fn describe(&self) -> String {
+        match self {
+            Lifecycle::Stable => "stable".into(),
+            Lifecycle::Deprecated { note, removal } => match removal {
+                Some(date) => format!("deprecated: {note} (removal: {date})"),
+                None => format!("deprecated: {note}"),
+            },
+            Lifecycle::Experimental { note } => match note {
+                Some(n) => format!("experimental: {n} (behind the `experimental` cargo feature)"),
+                None => "experimental (behind the `experimental` cargo feature)".into(),
+            },
+            Lifecycle::Removed { note, removal } => {
+                let mut s = "removed".to_owned();
+                if let Some(n) = note {
+                    s.push_str(": ");
+                    s.push_str(n);
+                }
+                if let Some(d) = removal {
+                    s.push_str(&format!(" (removed {d})"));
+                }
+                s
+            }
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct ParamIr {
+    pub wire: String,
+    pub rust: String,
+    pub ty: TypeRef,
+    pub required: bool,
+    pub description: Option<String>,
+    pub provenance: Provenance,
+    pub constraints: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyKind {
+    Json,
+    Form,
+    Multipart,
+    Binary,
+}
+
+impl BodyKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            BodyKind::Json => "json",
+            BodyKind::Form => "form",
+            BodyKind::Multipart => "multipart",
+            BodyKind::Binary => "binary",
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct BodyIr {
+    pub kind: BodyKind,
+    pub ty: Option<TypeRef>,
+    pub required: bool,
+    pub parts: Vec<(String, Option<String>)>,
+    pub description: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResponseKind {
+    Json,
+    Binary,
+    Empty,
+}
+
+#[derive(Debug, Clone)]
+pub struct ResponseIr {
+    pub status: u16,
+    pub kind: ResponseKind,
+    pub ty: Option<TypeRef>,
+    pub media_type: String,
+    pub description: Option<String>,
+}
+
+/// One selectable representation of an operation.
+#[derive(Debug)]
+pub struct VersionIr {
+    /// Label for docs and the version enum (`v1.1`, or the media type itself).
+    pub label: String,
+    /// Variant of the operation's version enum (`V1_1`).
+    pub variant: String,
+    pub content_type: Option<String>,
+    pub accept: String,
+}
+
+#[derive(Debug)]
+pub struct PaginationIr {
+    pub style: String,
+    pub items: String,
+    pub provenance: Provenance,
+}
+
+#[derive(Debug)]
+pub struct OpIr {
+    /// Method name and stable id.
+    pub id: String,
+    /// Request builder struct.
+    pub builder: String,
+    /// Static descriptor.
+    pub static_name: String,
+    /// Version enum, when the operation offers more than one version.
+    pub version_enum: Option<String>,
+    pub name: String,
+    pub description: Option<String>,
+    pub method: Method,
+    pub path: String,
+    pub provenance: Provenance,
+    pub lifecycle: Lifecycle,
+    /// Path parameters in template order.
+    pub path_params: Vec<ParamIr>,
+    pub query: Vec<ParamIr>,
+    pub headers: Vec<ParamIr>,
+    pub request: Option<BodyIr>,
+    pub responses: Vec<ResponseIr>,
+    /// The first 2xx response: what `send` returns.
+    pub success: ResponseIr,
+    pub versions: Vec<VersionIr>,
+    pub error_family: String,
+    pub error_kind: FamilyKind,
+    pub pagination: Option<PaginationIr>,
+    pub notes: Vec<String>,
+    /// Answers 202 Accepted with the asynchronous result envelope.
+    pub asynchronous: bool,
+}
+
+impl OpIr {
+    /// Removed operations are documented but not generated.
+    pub fn is_generated(&self) -> bool {
+        !matches!(self.lifecycle, Lifecycle::Removed { .. })
+    }
+}

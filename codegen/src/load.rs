@@ -1,0 +1,94 @@
+//! Reading the spec: the top-level file, then each API's area files.
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::source::SourceFile;
+use crate::spec::{Area, TopLevel};
+use serde::de::DeserializeOwned;
+use std::path::Path;
+
+/// The spec as read from disk, before validation.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The top-level file.
+    pub top_file: SourceFile,
+    /// Its content.
+    pub top: TopLevel,
+    /// Per API (same order as `top.apis`), its area files and their content.
+    pub areas: Vec<Vec<(SourceFile, Area)>>,
+}
+
+/// Reads `top_path` and every area file it names. YAML and shape errors become diagnostics
+/// with the file and line serde_yaml reports.
+pub fn load(top_path: &Path) -> Result<Loaded, Vec<Diagnostic>> {
+    let mut diags = Diagnostics::default();
+    let (top_file, top) = match read_yaml::<TopLevel>(top_path) {
+        Ok(v) => v,
+        Err(d) => return Err(vec![d]),
+    };
+    let dir = top_path.parent().unwrap_or(Path::new(""));
+    let mut areas = Vec::new();
+    for api in &top.apis {
+        let mut api_areas = Vec::new();
+        for area in &api.areas {
+            let path = dir.join(&api.name).join(format!("{area}.yaml"));
+            if !path.is_file() {
+                diags.push(top_file.diag(
+                    &["apis:", &format!("name: {}", api.name), "areas:", area],
+                    format!("area file `{}` does not exist", path.display()),
+                ));
+                continue;
+            }
+            match read_yaml::<Area>(&path) {
+                Ok((file, parsed)) => {
+                    if parsed.area != *area {
+                        diags.push(file.diag(
+                            &["area:"],
+                            format!("`area: {}` does not match the file name `{area}.yaml`", parsed.area),
+                        ));
+                    }
+                    api_areas.push((file, parsed));
+                }
+                Err(d) => diags.push(d),
+            }
+        }
+        areas.push(api_areas);
+    }
+    if diags.is_empty() {
+        Ok(Loaded { top_file, top, areas })
+    } else {
+        Err(diags.into_sorted())
+    }
+}
+
+fn read_yaml<T: DeserializeOwned>(path: &Path) -> Result<(SourceFile, T), Diagnostic> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| SourceFile::diag_file(path, format!("cannot read the file: {e}")))?;
+    if text.trim().is_empty() {
+        return Err(Diagnostic::new(path, 1, "the file is empty"));
+    }
+    match serde_yaml::from_str::<T>(&text) {
+        Ok(value) => Ok((
+            SourceFile {
+                path: path.to_path_buf(),
+                text,
+            },
+            value,
+        )),
+        Err(e) => {
+            let line = e.location().map_or_else(|| text.lines().count().max(1), |l| l.line());
+            Err(Diagnostic::new(path, line, yaml_message(&e)))
+        }
+    }
+}
+
+/// serde_yaml's message without its trailing position (the diagnostic carries the line).
+fn yaml_message(e: &serde_yaml::Error) -> String {
+    let msg = e.to_string();
+    let msg = match msg.find(" at line ") {
+        Some(i) => msg[..i].to_owned(),
+        None => msg,
+    };
+    let msg = msg.replace("data did not match any variant of untagged enum TypeExpr", "invalid type expression: expected a type name or an inline shape (array, map, fields, values or not_shown)");
+    let msg = msg.replace("data did not match any variant of untagged enum EnumValue", "invalid enum value: expected a string or {value, description}");
+    format!("invalid YAML: {msg}")
+}

@@ -1,0 +1,354 @@
+//! The YAML spec as written by maintainers: plain serde structs, no validation.
+//!
+//! `spec/README.md` documents every construct with an example. Everything here is
+//! `deny_unknown_fields` so that a typo is a diagnostic instead of a silently ignored key.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// The top-level file (`spec/ruckus-one.yaml`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopLevel {
+    /// Settings of the generated client crate.
+    #[serde(rename = "crate")]
+    pub krate: CrateSettings,
+    /// Authentication shared by every API (one token service).
+    pub auth: Auth,
+    /// The APIs, in the order they are generated and documented.
+    pub apis: Vec<Api>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CrateSettings {
+    /// Cargo package name of the client crate, e.g. `ruckus-one`.
+    pub name: String,
+    pub version: String,
+    pub description: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Auth {
+    pub description: String,
+    /// Token URL template used when the owning tenant id is configured.
+    /// Placeholders: `{host}` (the regional host), `{tenant_id}`.
+    pub token_url: Setting,
+    /// Token URL template used without a tenant id. Placeholder: `{host}`.
+    pub token_url_without_tenant: Setting,
+    /// Header that selects a delegated tenant, e.g. `x-rks-tenantid`.
+    pub tenant_header: Setting,
+}
+
+/// A single documented value with its provenance.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setting {
+    pub value: String,
+    #[serde(default)]
+    pub provenance: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Api {
+    /// Short name: `analytics`, `network`. Becomes the Rust module name.
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    /// The seed document this API is curated from (for reviewers).
+    pub source: String,
+    /// Path prefix added after the host, e.g. `/ai`; empty for none.
+    #[serde(default)]
+    pub prefix: Setting0,
+    /// Regional hosts.
+    pub hosts: Hosts,
+    /// Vendor part of versioned media types: `application/vnd.<vendor>.v1+json`.
+    pub media_vendor: String,
+    /// Error-body families that operations of this API may answer with.
+    pub error_families: Vec<ErrorFamily>,
+    /// Family used by operations that do not name one.
+    pub default_error_family: String,
+    /// Area files, read from `<api name>/<area>.yaml` beside the top-level file.
+    pub areas: Vec<String>,
+}
+
+/// A setting that may be omitted (empty value, documented).
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Setting0 {
+    #[serde(default)]
+    pub value: String,
+    #[serde(default)]
+    pub provenance: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hosts {
+    pub asia: String,
+    pub europe: String,
+    pub north_america: String,
+    #[serde(default)]
+    pub provenance: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorFamily {
+    pub name: String,
+    /// How the runtime decodes it: `errors_array`, `error_object` or `status_message`.
+    pub kind: String,
+    pub description: String,
+    /// Named type describing the body (for the docs), optional.
+    #[serde(default)]
+    pub body: Option<String>,
+    #[serde(default)]
+    pub provenance: Option<String>,
+}
+
+/// One area file (`spec/<api>/<area>.yaml`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Area {
+    /// Must equal the file stem.
+    pub area: String,
+    pub title: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Named types, in the order they are documented.
+    #[serde(default)]
+    pub types: Vec<TypeDef>,
+    #[serde(default)]
+    pub operations: Vec<Operation>,
+}
+
+/// A named type: exactly one of `fields` (object), `values` (enum), `alias` or `not_shown`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TypeDef {
+    /// PascalCase type name, unique within the API.
+    pub name: String,
+    pub description: String,
+    #[serde(default)]
+    pub provenance: Option<String>,
+    #[serde(default)]
+    pub fields: Option<Vec<Field>>,
+    #[serde(default)]
+    pub values: Option<Vec<EnumValue>>,
+    /// Another type expression this name stands for (e.g. `array<License>`).
+    #[serde(default)]
+    pub alias: Option<TypeExpr>,
+    /// The document does not show the shape: raw JSON, with this note.
+    #[serde(default)]
+    pub not_shown: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Field {
+    /// Wire name, exactly as in the document.
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: TypeExpr,
+    #[serde(default)]
+    pub required: bool,
+    #[serde(default)]
+    pub nullable: bool,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub provenance: Option<String>,
+    /// Holds a credential: redacted in `Debug`.
+    #[serde(default)]
+    pub secret: bool,
+    /// Documented constraints, rendered into docs (`min_length: 2`, `default: "1"`, ...).
+    #[serde(default)]
+    pub constraints: BTreeMap<String, serde_yaml::Value>,
+    #[serde(default)]
+    pub deprecated: Option<String>,
+}
+
+/// A type expression: a name (`string`, `integer`, `int64`, `number`, `boolean`, `json`,
+/// `array<T>`, `map<T>`, a named type) or an inline shape.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum TypeExpr {
+    Name(String),
+    Inline(InlineType),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InlineType {
+    /// `array` items given inline.
+    #[serde(default)]
+    pub array: Option<Box<TypeExpr>>,
+    /// `map` (string keys) values given inline.
+    #[serde(default)]
+    pub map: Option<Box<TypeExpr>>,
+    /// Inline object: its fields. Named `<Parent><Field>` unless `name` is given.
+    #[serde(default)]
+    pub fields: Option<Vec<Field>>,
+    /// Inline enum: its values. Named `<Parent><Field>` unless `name` is given.
+    #[serde(default)]
+    pub values: Option<Vec<EnumValue>>,
+    /// Shape not shown by the document: raw JSON with this note.
+    #[serde(default)]
+    pub not_shown: Option<String>,
+    /// Name for an inline object or enum.
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum EnumValue {
+    Bare(String),
+    Full(EnumValueFull),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnumValueFull {
+    pub value: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub deprecated: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Operation {
+    /// Stable snake_case id: the Rust method name. Never renamed once published.
+    pub id: String,
+    /// The operation's name as the document gives it (or a descriptive name where it gives none).
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub method: String,
+    pub path: String,
+    /// Provenance of the operation's method and path (the least certain facts).
+    #[serde(default)]
+    pub provenance: Option<String>,
+    #[serde(default)]
+    pub lifecycle: Option<Lifecycle>,
+    #[serde(default)]
+    pub parameters: Vec<Parameter>,
+    #[serde(default)]
+    pub request: Option<RequestBody>,
+    pub responses: Vec<Response>,
+    /// Media types offered (versions); the first is the default. Applies to the JSON request
+    /// body's `Content-Type` and the JSON response's `Accept`.
+    #[serde(default)]
+    pub media_types: Vec<String>,
+    /// Error family name; defaults to the API's.
+    #[serde(default)]
+    pub error_family: Option<String>,
+    #[serde(default)]
+    pub pagination: Option<Pagination>,
+    /// Free-form notes rendered into docs (rules, caveats the document states).
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lifecycle {
+    /// `stable`, `deprecated`, `experimental` or `removed`.
+    pub status: String,
+    #[serde(default)]
+    pub note: Option<String>,
+    /// `YYYY-MM-DD`, for deprecated or removed operations.
+    #[serde(default)]
+    pub removal: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Parameter {
+    /// Wire name.
+    pub name: String,
+    /// `path`, `query` or `header`.
+    #[serde(rename = "in")]
+    pub location: String,
+    #[serde(rename = "type", default = "default_param_type")]
+    pub ty: TypeExpr,
+    #[serde(default)]
+    pub required: bool,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub provenance: Option<String>,
+    #[serde(default)]
+    pub constraints: BTreeMap<String, serde_yaml::Value>,
+}
+
+fn default_param_type() -> TypeExpr {
+    TypeExpr::Name("string".to_owned())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RequestBody {
+    /// `json` (default), `form`, `multipart` or `binary`.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// Body type for `json` and `form`.
+    #[serde(rename = "type", default)]
+    pub ty: Option<TypeExpr>,
+    #[serde(default = "yes")]
+    pub required: bool,
+    /// Exact `Content-Type` when it is not the kind's default and not versioned.
+    #[serde(default)]
+    pub media_type: Option<String>,
+    /// Named parts of a multipart body (documentation).
+    #[serde(default)]
+    pub parts: Vec<Part>,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Part {
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Response {
+    pub status: u16,
+    /// `json` (default when a type is given), `binary` or `empty` (default without a type).
+    #[serde(default)]
+    pub kind: Option<String>,
+    #[serde(rename = "type", default)]
+    pub ty: Option<TypeExpr>,
+    /// Exact media type when it is not the kind's default and not versioned.
+    #[serde(default)]
+    pub media_type: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pagination {
+    /// `query_body` (POST .../query, pages from 1), `paging_envelope` (`{paging, content|data}`),
+    /// or `page_params` (`page`/`pageSize` query parameters).
+    pub style: String,
+    /// Field of the response holding the items.
+    pub items: String,
+    #[serde(default)]
+    pub provenance: Option<String>,
+}

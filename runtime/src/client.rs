@@ -1,0 +1,165 @@
+//! The shared client: HTTP connection pool, token cache and configuration.
+
+use std::fmt;
+use std::sync::Arc;
+
+use reqwest::header::{HeaderName, HeaderValue};
+
+use crate::auth::TokenSource;
+use crate::config::{Config, Region};
+use crate::error::Error;
+use crate::operation::{Api, AuthSettings};
+use crate::path::check_base_url;
+
+/// A configured client. Cloning is cheap; clones share the connection pool
+/// and the access token cache.
+///
+/// ```no_run
+/// # async fn example(auth: &'static ruckus_one_runtime::AuthSettings) -> Result<(), ruckus_one_runtime::Error> {
+/// use ruckus_one_runtime::{Client, Config, Credentials};
+/// let client = Client::new(Config::new(Credentials::new("id", "secret")), auth)?;
+/// let customer = client.with_tenant("customer-tenant-id")?;
+/// # let _ = customer; Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Client {
+    shared: Arc<Shared>,
+    tenant: Option<Tenant>,
+}
+
+#[derive(Clone)]
+pub(crate) struct Tenant {
+    id: Arc<str>,
+    header: HeaderValue,
+}
+
+impl Tenant {
+    pub(crate) fn new(id: &str) -> Result<Tenant, Error> {
+        if id.is_empty() {
+            return Err(Error::invalid("the delegated tenant id is empty"));
+        }
+        let header = HeaderValue::from_str(id).map_err(|_| {
+            Error::invalid("the delegated tenant id contains characters not allowed in a header")
+        })?;
+        Ok(Tenant {
+            id: Arc::from(id),
+            header,
+        })
+    }
+
+    pub(crate) fn header(&self) -> &HeaderValue {
+        &self.header
+    }
+}
+
+pub(crate) struct Shared {
+    pub(crate) http: reqwest::Client,
+    pub(crate) config: Config,
+    pub(crate) tenant_header: HeaderName,
+    pub(crate) tokens: TokenSource,
+}
+
+impl Client {
+    /// Builds a client. Fails with [`Error::InvalidRequest`] when a URL,
+    /// the user agent, the delegated tenant id or the tenant header name is
+    /// invalid.
+    pub fn new(config: Config, auth: &'static AuthSettings) -> Result<Client, Error> {
+        if let Some(url) = &config.base_url {
+            check_base_url("base URL", url).map_err(Error::invalid)?;
+        }
+        for (name, url) in &config.api_base_urls {
+            check_base_url(&format!("base URL of API `{name}`"), url).map_err(Error::invalid)?;
+        }
+        if config.token_tenant_id.as_deref() == Some("") {
+            return Err(Error::invalid("the token tenant id is empty"));
+        }
+        let token_url = config.resolve_token_url(auth);
+        check_base_url("token URL", &token_url).map_err(Error::invalid)?;
+        let tenant_header = HeaderName::from_bytes(auth.tenant_header.as_bytes()).map_err(|_| {
+            Error::invalid(format!(
+                "`{}` is not a valid tenant header name",
+                auth.tenant_header
+            ))
+        })?;
+        let user_agent = HeaderValue::from_str(&config.user_agent).map_err(|_| {
+            Error::invalid("the user agent contains characters not allowed in a header")
+        })?;
+        let tenant = config.delegated_tenant.as_deref().map(Tenant::new).transpose()?;
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(config.connect_timeout)
+            .user_agent(user_agent)
+            .build()
+            .map_err(|e| Error::Transport(Box::new(e)))?;
+        let tokens = TokenSource::new(
+            token_url,
+            config.credentials.clone(),
+            config.token_refresh_margin,
+            config.request_timeout,
+        );
+        Ok(Client {
+            shared: Arc::new(Shared {
+                http,
+                config,
+                tenant_header,
+                tokens,
+            }),
+            tenant,
+        })
+    }
+
+    /// A client acting on the delegated account `tenant_id`, sharing this
+    /// client's connection pool and token cache.
+    pub fn with_tenant(&self, tenant_id: &str) -> Result<Client, Error> {
+        Ok(Client {
+            shared: self.shared.clone(),
+            tenant: Some(Tenant::new(tenant_id)?),
+        })
+    }
+
+    /// A client acting on the account that owns the credentials (no tenant
+    /// header), sharing this client's connection pool and token cache.
+    pub fn without_tenant(&self) -> Client {
+        Client {
+            shared: self.shared.clone(),
+            tenant: None,
+        }
+    }
+
+    /// The delegated tenant id sent with every request, if any.
+    pub fn delegated_tenant(&self) -> Option<&str> {
+        self.tenant.as_ref().map(|t| &*t.id)
+    }
+
+    /// The configured region.
+    pub fn region(&self) -> Region {
+        self.shared.config.region
+    }
+
+    /// The base URL (prefix included, no trailing slash) that operations of
+    /// `api` are sent to.
+    pub fn base_url(&self, api: &Api) -> String {
+        self.shared.config.resolve_base_url(api)
+    }
+
+    pub(crate) fn shared(&self) -> &Shared {
+        &self.shared
+    }
+
+    pub(crate) fn tenant(&self) -> Option<&Tenant> {
+        self.tenant.as_ref()
+    }
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let config = &self.shared.config;
+        f.debug_struct("Client")
+            .field("client_id", &config.credentials.client_id())
+            .field("region", &config.region)
+            .field("base_url", &config.base_url)
+            .field("token_url", &self.shared.tokens.url())
+            .field("delegated_tenant", &self.delegated_tenant())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,337 @@
+//! Client configuration: credentials, region, URL overrides, timeouts.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use crate::operation::Hosts;
+use crate::retry::RetryPolicy;
+use crate::secret::Secret;
+
+/// The region hosting the account.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Region {
+    /// Asia (`api.asia.ruckus.cloud`).
+    Asia,
+    /// Europe (`api.eu.ruckus.cloud`).
+    Europe,
+    /// North America (`api.ruckus.cloud`), the default.
+    #[default]
+    NorthAmerica,
+}
+
+impl Region {
+    /// The main API host of the region, which also serves the token
+    /// endpoint and is the value of `{host}` in token URL templates.
+    pub fn api_host(self) -> &'static str {
+        match self {
+            Region::Asia => "https://api.asia.ruckus.cloud",
+            Region::Europe => "https://api.eu.ruckus.cloud",
+            Region::NorthAmerica => "https://api.ruckus.cloud",
+        }
+    }
+
+    /// Picks this region's entry of an API's hosts.
+    pub fn host_of(self, hosts: &Hosts) -> &'static str {
+        match self {
+            Region::Asia => hosts.asia,
+            Region::Europe => hosts.europe,
+            Region::NorthAmerica => hosts.north_america,
+        }
+    }
+}
+
+/// An application token: OAuth 2 client id and client secret.
+///
+/// The secret is kept in a [`Secret`] and never printed.
+#[derive(Clone, Debug)]
+pub struct Credentials {
+    client_id: String,
+    client_secret: Secret,
+}
+
+impl Credentials {
+    /// Credentials from a client id and its secret.
+    pub fn new(client_id: impl Into<String>, client_secret: impl Into<Secret>) -> Self {
+        Credentials {
+            client_id: client_id.into(),
+            client_secret: client_secret.into(),
+        }
+    }
+
+    /// The client id.
+    pub fn client_id(&self) -> &str {
+        &self.client_id
+    }
+
+    /// The client secret.
+    pub fn client_secret(&self) -> &Secret {
+        &self.client_secret
+    }
+}
+
+/// Settings for a [`Client`](crate::Client), built with consuming setters.
+///
+/// ```
+/// use std::time::Duration;
+/// use ruckus_one_runtime::{Config, Credentials, Region, RetryPolicy};
+/// let config = Config::new(Credentials::new("client-id", "client-secret"))
+///     .region(Region::Europe)
+///     .delegated_tenant("0123abcd")
+///     .request_timeout(Duration::from_secs(30))
+///     .retry(RetryPolicy::default().max_attempts(5));
+/// assert!(!format!("{config:?}").contains("client-secret"));
+/// ```
+///
+/// URL composition: an API's base URL is the one given with
+/// [`api_base_url`](Config::api_base_url) if any; otherwise the host (the
+/// [`base_url`](Config::base_url) override, or the API's host for the
+/// region) followed by the API's prefix (overridable with
+/// [`api_prefix`](Config::api_prefix)). Operation paths are appended to it.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub(crate) credentials: Credentials,
+    pub(crate) region: Region,
+    pub(crate) base_url: Option<String>,
+    pub(crate) api_base_urls: BTreeMap<String, String>,
+    pub(crate) api_prefixes: BTreeMap<String, String>,
+    pub(crate) token_url: Option<String>,
+    pub(crate) token_tenant_id: Option<String>,
+    pub(crate) delegated_tenant: Option<String>,
+    pub(crate) connect_timeout: Duration,
+    pub(crate) request_timeout: Duration,
+    pub(crate) retry: RetryPolicy,
+    pub(crate) user_agent: String,
+    pub(crate) token_refresh_margin: Duration,
+}
+
+impl Config {
+    /// Default settings for the given credentials: North America, 10 s
+    /// connect timeout, 60 s request timeout, default [`RetryPolicy`],
+    /// tokens renewed 60 s before they expire.
+    pub fn new(credentials: Credentials) -> Self {
+        Config {
+            credentials,
+            region: Region::default(),
+            base_url: None,
+            api_base_urls: BTreeMap::new(),
+            api_prefixes: BTreeMap::new(),
+            token_url: None,
+            token_tenant_id: None,
+            delegated_tenant: None,
+            connect_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(60),
+            retry: RetryPolicy::default(),
+            user_agent: concat!("ruckus-one-rust/", env!("CARGO_PKG_VERSION")).to_owned(),
+            token_refresh_margin: Duration::from_secs(60),
+        }
+    }
+
+    /// Selects the region.
+    pub fn region(mut self, region: Region) -> Self {
+        self.region = region;
+        self
+    }
+
+    /// Replaces the regional host of every API (and the `{host}` of the token
+    /// URL) with `url`, for example `http://127.0.0.1:8080`. Each API's
+    /// prefix is still appended.
+    pub fn base_url(mut self, url: impl Into<String>) -> Self {
+        self.base_url = Some(url.into());
+        self
+    }
+
+    /// Sets the complete base URL, prefix included, of the API named
+    /// `api_name` (the [`Api::name`](crate::Api::name) of the generated
+    /// code).
+    pub fn api_base_url(mut self, api_name: impl Into<String>, url: impl Into<String>) -> Self {
+        self.api_base_urls.insert(api_name.into(), url.into());
+        self
+    }
+
+    /// Replaces the path prefix of the API named `api_name`, for example
+    /// `"/ai"`; `""` removes it.
+    pub fn api_prefix(mut self, api_name: impl Into<String>, prefix: impl Into<String>) -> Self {
+        self.api_prefixes.insert(api_name.into(), prefix.into());
+        self
+    }
+
+    /// Uses exactly this token URL instead of the templates of the
+    /// [`AuthSettings`](crate::AuthSettings).
+    pub fn token_url(mut self, url: impl Into<String>) -> Self {
+        self.token_url = Some(url.into());
+        self
+    }
+
+    /// The tenant that owns the application token. With it the token URL is
+    /// [`AuthSettings::token_url`](crate::AuthSettings::token_url) (with
+    /// `{tenant_id}` filled in); without it
+    /// [`AuthSettings::token_url_without_tenant`](crate::AuthSettings::token_url_without_tenant).
+    pub fn token_tenant_id(mut self, tenant_id: impl Into<String>) -> Self {
+        self.token_tenant_id = Some(tenant_id.into());
+        self
+    }
+
+    /// Acts on a delegated account: every request carries this tenant id in
+    /// the tenant header.
+    pub fn delegated_tenant(mut self, tenant_id: impl Into<String>) -> Self {
+        self.delegated_tenant = Some(tenant_id.into());
+        self
+    }
+
+    /// Time allowed to establish a connection. Default 10 s.
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// Time allowed for one attempt, from connecting until the whole response
+    /// body has arrived. Default 60 s.
+    pub fn request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// How failed requests are repeated.
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
+    }
+
+    /// The `User-Agent` header. Default `ruckus-one-rust/<version>`.
+    pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
+        self.user_agent = user_agent.into();
+        self
+    }
+
+    /// How long before its expiry a cached access token is replaced. Default
+    /// 60 s.
+    pub fn token_refresh_margin(mut self, margin: Duration) -> Self {
+        self.token_refresh_margin = margin;
+        self
+    }
+
+    /// The URL the access token is requested from.
+    pub(crate) fn resolve_token_url(&self, auth: &crate::AuthSettings) -> String {
+        if let Some(url) = &self.token_url {
+            return url.clone();
+        }
+        let host = self
+            .base_url
+            .as_deref()
+            .unwrap_or_else(|| self.region.api_host());
+        match &self.token_tenant_id {
+            Some(tenant) => crate::path::fill_token_url(auth.token_url, host, Some(tenant)),
+            None => crate::path::fill_token_url(auth.token_url_without_tenant, host, None),
+        }
+    }
+
+    /// The base URL of an API, prefix included, without trailing slash.
+    pub(crate) fn resolve_base_url(&self, api: &crate::Api) -> String {
+        if let Some(url) = self.api_base_urls.get(api.name) {
+            return url.trim_end_matches('/').to_owned();
+        }
+        let host = self
+            .base_url
+            .as_deref()
+            .unwrap_or_else(|| self.region.host_of(&api.hosts));
+        let prefix = self
+            .api_prefixes
+            .get(api.name)
+            .map(String::as_str)
+            .unwrap_or(api.prefix);
+        crate::path::join(host, prefix)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Api, AuthSettings};
+
+    static API: Api = Api {
+        name: "ai",
+        title: "Analytics",
+        prefix: "/ai",
+        hosts: Hosts {
+            asia: "https://api.asia.ruckus.cloud",
+            europe: "https://api.eu.ruckus.cloud",
+            north_america: "https://api.ruckus.cloud",
+        },
+    };
+    static AUTH: AuthSettings = AuthSettings {
+        token_url: "{host}/oauth2/token/{tenant_id}",
+        token_url_without_tenant: "{host}/oauth2/token",
+        tenant_header: "x-rks-tenantid",
+    };
+
+    fn config() -> Config {
+        Config::new(Credentials::new("id", "s3cr3t"))
+    }
+
+    #[test]
+    fn base_urls() {
+        assert_eq!(config().resolve_base_url(&API), "https://api.ruckus.cloud/ai");
+        assert_eq!(
+            config().region(Region::Europe).resolve_base_url(&API),
+            "https://api.eu.ruckus.cloud/ai"
+        );
+        assert_eq!(
+            config().base_url("http://127.0.0.1:9/").resolve_base_url(&API),
+            "http://127.0.0.1:9/ai"
+        );
+        assert_eq!(
+            config()
+                .base_url("http://h")
+                .api_prefix("ai", "/analytics")
+                .resolve_base_url(&API),
+            "http://h/analytics"
+        );
+        assert_eq!(
+            config()
+                .base_url("http://h")
+                .api_base_url("ai", "http://other/x/")
+                .resolve_base_url(&API),
+            "http://other/x"
+        );
+        assert_eq!(
+            config().api_prefix("ai", "").resolve_base_url(&API),
+            "https://api.ruckus.cloud"
+        );
+    }
+
+    #[test]
+    fn token_urls() {
+        assert_eq!(
+            config().resolve_token_url(&AUTH),
+            "https://api.ruckus.cloud/oauth2/token"
+        );
+        assert_eq!(
+            config()
+                .region(Region::Asia)
+                .token_tenant_id("t1")
+                .resolve_token_url(&AUTH),
+            "https://api.asia.ruckus.cloud/oauth2/token/t1"
+        );
+        assert_eq!(
+            config()
+                .base_url("http://127.0.0.1:1")
+                .token_tenant_id("t 1")
+                .resolve_token_url(&AUTH),
+            "http://127.0.0.1:1/oauth2/token/t%201"
+        );
+        assert_eq!(
+            config()
+                .token_url("http://x/token")
+                .token_tenant_id("t")
+                .resolve_token_url(&AUTH),
+            "http://x/token"
+        );
+    }
+
+    #[test]
+    fn debug_hides_secret() {
+        let text = format!("{:?}", config());
+        assert!(!text.contains("s3cr3t"), "{text}");
+        assert!(text.contains("Secret(***)"));
+    }
+}

@@ -1,0 +1,138 @@
+//! Static descriptions of APIs and operations.
+//!
+//! The generated client declares one [`Api`] per service and one [`Operation`]
+//! per endpoint as `static` items; the runtime reads them when building a
+//! request. Every type here has only plain public fields so that it can be
+//! built in a `static` initialiser.
+
+/// One service of the platform (for example the tenant or the analytics
+/// administration API) with its regional hosts and path prefix.
+#[derive(Debug)]
+pub struct Api {
+    /// Stable machine name of the API; used as the key of
+    /// [`Config::api_base_url`](crate::Config::api_base_url) and
+    /// [`Config::api_prefix`](crate::Config::api_prefix).
+    pub name: &'static str,
+    /// Human readable title.
+    pub title: &'static str,
+    /// Path prefix appended to the host (for example `"/ai"`), or `""`.
+    pub prefix: &'static str,
+    /// Host (scheme and authority, no trailing slash) per region.
+    pub hosts: Hosts,
+}
+
+/// The host of an [`Api`] in each region, for example `https://api.ruckus.cloud`.
+#[derive(Debug)]
+pub struct Hosts {
+    /// Host used with [`Region::Asia`](crate::Region::Asia).
+    pub asia: &'static str,
+    /// Host used with [`Region::Europe`](crate::Region::Europe).
+    pub europe: &'static str,
+    /// Host used with [`Region::NorthAmerica`](crate::Region::NorthAmerica).
+    pub north_america: &'static str,
+}
+
+/// Where and how access tokens are obtained, and which header carries a
+/// delegated tenant id.
+#[derive(Debug)]
+pub struct AuthSettings {
+    /// Token URL template used when a token tenant id is configured; it may
+    /// contain `{host}` and `{tenant_id}`.
+    pub token_url: &'static str,
+    /// Token URL template used without a token tenant id; it may contain
+    /// `{host}`.
+    pub token_url_without_tenant: &'static str,
+    /// Name of the request header that selects a delegated tenant.
+    pub tenant_header: &'static str,
+}
+
+/// HTTP method of an [`Operation`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// `GET`
+    Get,
+    /// `POST`
+    Post,
+    /// `PUT`
+    Put,
+    /// `PATCH`
+    Patch,
+    /// `DELETE`
+    Delete,
+}
+
+impl Method {
+    /// The method name as sent on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+
+    /// Whether repeating the request has the same effect as sending it once
+    /// (`GET`, `PUT` and `DELETE`). Only idempotent requests are retried after
+    /// transport errors, timeouts and 502/503/504 answers.
+    pub fn is_idempotent(self) -> bool {
+        matches!(self, Method::Get | Method::Put | Method::Delete)
+    }
+
+    pub(crate) fn to_reqwest(self) -> reqwest::Method {
+        match self {
+            Method::Get => reqwest::Method::GET,
+            Method::Post => reqwest::Method::POST,
+            Method::Put => reqwest::Method::PUT,
+            Method::Patch => reqwest::Method::PATCH,
+            Method::Delete => reqwest::Method::DELETE,
+        }
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Shape of the error bodies an operation's service answers with; selects how
+/// [`ErrorBody`](crate::ErrorBody) is decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorFamily {
+    /// `{"requestId": "...", "errors": [{"code", "message", "reason", "suggestion"}]}`.
+    ErrorsArray,
+    /// `{"error": {"code", "message", "reason", "suggestion"}, "requestId"}`.
+    ErrorObject,
+    /// `{"status", "timestamp", "message", "debugMessage", "subErrors": [...]}`.
+    StatusMessage,
+}
+
+/// One representation (version) of an operation: the media types sent in
+/// `Content-Type` and `Accept`.
+#[derive(Debug)]
+pub struct MediaTypes {
+    /// Media type of the request body, when the operation has one.
+    pub content_type: Option<&'static str>,
+    /// Media type requested with the `Accept` header.
+    pub accept: &'static str,
+}
+
+/// A single endpoint of an [`Api`].
+#[derive(Debug)]
+pub struct Operation {
+    /// Stable identifier, for example `"get_application_token"`.
+    pub id: &'static str,
+    /// HTTP method.
+    pub method: Method,
+    /// Path template relative to the API base, with `{name}` placeholders,
+    /// for example `"/applicationTokens/{applicationTokenId}"`.
+    pub path: &'static str,
+    /// The API the operation belongs to.
+    pub api: &'static Api,
+    /// Available representations; index 0 is the default. Never empty.
+    pub versions: &'static [MediaTypes],
+    /// Shape of the service's error bodies.
+    pub error_family: ErrorFamily,
+}

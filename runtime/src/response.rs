@@ -1,0 +1,53 @@
+//! A successful answer, undecoded.
+
+use bytes::Bytes;
+use reqwest::header::HeaderMap;
+
+/// A success answer (status 2xx) with its headers and body.
+#[derive(Clone, Debug)]
+pub struct RawResponse {
+    status: u16,
+    headers: HeaderMap,
+    body: Bytes,
+}
+
+impl RawResponse {
+    pub(crate) fn new(status: u16, headers: HeaderMap, body: Bytes) -> Self {
+        RawResponse {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    /// HTTP status code.
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// The first value of a header (case-insensitive name), if present and
+    /// valid text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// All headers as (lower-case name, raw value) pairs, in order received.
+    pub fn headers(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.headers.iter().map(|(k, v)| (k.as_str(), v.as_bytes()))
+    }
+
+    /// The `x-request-id` header, if present.
+    pub fn request_id(&self) -> Option<&str> {
+        self.header("x-request-id")
+    }
+
+    /// The body.
+    pub fn body(&self) -> &Bytes {
+        &self.body
+    }
+
+    /// Consumes the response and returns the body.
+    pub fn into_body(self) -> Bytes {
+        self.body
+    }
+}
