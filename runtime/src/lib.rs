@@ -1,1 +1,54 @@
-pub fn placeholder() {}
+//! Runtime of the generated RUCKUS One client.
+//!
+//! The generated crate describes every endpoint as a static [`Operation`]
+//! and calls it through a [`Request`]; this crate does the rest:
+//!
+//! - **Configuration** ([`Config`], [`Region`], [`Credentials`]): regional
+//!   hosts, base URL and prefix overrides for tests and proxies, timeouts,
+//!   [`RetryPolicy`], delegated tenant.
+//! - **Authentication**: OAuth 2 client credentials. The access token is
+//!   requested once, cached until shortly before it expires, shared by all
+//!   clones of a [`Client`] and renewed by a single request however many
+//!   calls need it at once. A `401` answer causes one renewal and one
+//!   repetition of the call. Redirects from the token endpoint are errors,
+//!   never followed.
+//! - **Retries**: `429` and `423` always, `502`/`503`/`504`, timeouts and
+//!   connection failures for idempotent methods, with exponential backoff
+//!   and jitter, honouring `Retry-After` (seconds).
+//! - **Errors** ([`Error`], [`ApiError`], [`ErrorBody`]): status, request id,
+//!   decoded error body of the service's shape and the raw body.
+//! - **Paging** ([`paging::pages`]).
+//!
+//! The client secret and the access token never appear in `Debug` or
+//! `Display` output or in error messages.
+#![warn(missing_docs)]
+
+mod auth;
+mod client;
+mod config;
+mod enums;
+mod error;
+mod error_body;
+mod execute;
+mod multipart;
+mod operation;
+pub mod paging;
+mod path;
+mod request;
+mod response;
+mod retry;
+mod secret;
+
+pub use client::Client;
+pub use config::{Config, Credentials, Region};
+pub use enums::UnknownValue;
+pub use error::{ApiError, DecodeError, Error};
+pub use error_body::{
+    ErrorBody, ErrorDetail, ErrorObjectBody, ErrorsArrayBody, StatusMessageBody,
+};
+pub use multipart::Multipart;
+pub use operation::{Api, AuthSettings, ErrorFamily, Hosts, MediaTypes, Method, Operation};
+pub use request::Request;
+pub use response::RawResponse;
+pub use retry::RetryPolicy;
+pub use secret::Secret;

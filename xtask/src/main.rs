@@ -4,6 +4,9 @@
 //!   spec has errors; diagnostics name file and line).
 //! - `cargo xtask check`: fail with a unified diff when `generated/` is not what the spec gives.
 //! - `cargo xtask list`: a TSV of every operation in the spec.
+//!
+//! `--spec FILE` and `--out DIR` point the commands at another spec or output directory (tests
+//! use them with broken fixture specs); paths are then taken as given.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -14,15 +17,53 @@ const SPEC: &str = "spec/ruckus-one.yaml";
 /// Where generated files go, relative to the workspace root.
 const GENERATED: &str = "generated";
 
-fn main() -> ExitCode {
-    let root = workspace_root();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("generate") => generate(&root),
-        Some("check") => check(&root),
-        Some("list") => list(&root),
-        _ => Err(usage()),
+/// Where to read the spec and write the output.
+struct Paths {
+    spec: PathBuf,
+    out: PathBuf,
+}
+
+impl Paths {
+    /// The workspace's own spec and `generated/`, named relative to the workspace root (the
+    /// process moves there) so diagnostics read `spec/...:12`.
+    fn workspace() -> Result<Self, String> {
+        let root = workspace_root();
+        std::env::set_current_dir(&root).map_err(|e| format!("cannot enter {}: {e}", root.display()))?;
+        Ok(Paths { spec: SPEC.into(), out: GENERATED.into() })
+    }
+}
+
+fn parse_args(args: &[String]) -> Result<(String, Paths), String> {
+    let mut command = None;
+    let (mut spec, mut out) = (None, None);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--spec" => spec = Some(it.next().ok_or_else(usage)?.into()),
+            "--out" => out = Some(it.next().ok_or_else(usage)?.into()),
+            c if command.is_none() && !c.starts_with('-') => command = Some(c.to_owned()),
+            _ => return Err(usage()),
+        }
+    }
+    let command = command.ok_or_else(usage)?;
+    let paths = match (spec, out) {
+        (None, None) => Paths::workspace()?,
+        (spec, out) => Paths {
+            spec: spec.unwrap_or_else(|| workspace_root().join(SPEC)),
+            out: out.unwrap_or_else(|| workspace_root().join(GENERATED)),
+        },
     };
+    Ok((command, paths))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = parse_args(&args).and_then(|(command, paths)| match command.as_str() {
+        "generate" => generate(&paths),
+        "check" => check(&paths),
+        "list" => list(&paths),
+        _ => Err(usage()),
+    });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
@@ -33,28 +74,26 @@ fn main() -> ExitCode {
 }
 
 fn usage() -> String {
-    "usage: cargo xtask <command>\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec".into()
+    "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec".into()
 }
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
 }
 
-/// Runs the generator with paths relative to `root`, so diagnostics read `spec/...:12`.
-fn run_generator(root: &Path) -> Result<BTreeMap<String, String>, String> {
-    std::env::set_current_dir(root).map_err(|e| format!("cannot enter {}: {e}", root.display()))?;
-    ruckus_codegen::generate(Path::new(SPEC)).map_err(report)
+fn run_generator(paths: &Paths) -> Result<BTreeMap<String, String>, String> {
+    ruckus_codegen::generate(&paths.spec).map_err(|d| report(d, &paths.out))
 }
 
-fn report(diags: Vec<ruckus_codegen::Diagnostic>) -> String {
+fn report(diags: Vec<ruckus_codegen::Diagnostic>, out: &Path) -> String {
     let mut s: String = diags.iter().map(|d| format!("{d}\n")).collect();
-    s.push_str(&format!("{} error(s); nothing was written to {GENERATED}/", diags.len()));
+    s.push_str(&format!("{} error(s); nothing was written to {}", diags.len(), out.display()));
     s
 }
 
-fn generate(root: &Path) -> Result<(), String> {
-    let files = run_generator(root)?;
-    let dir = root.join(GENERATED);
+fn generate(paths: &Paths) -> Result<(), String> {
+    let files = run_generator(paths)?;
+    let dir = &paths.out;
     let mut written = 0;
     for (rel, text) in &files {
         let path = dir.join(rel);
@@ -68,23 +107,23 @@ fn generate(root: &Path) -> Result<(), String> {
         written += 1;
     }
     let mut removed = 0;
-    for rel in existing_files(&dir)? {
+    for rel in existing_files(dir)? {
         if !files.contains_key(&rel) {
             let path = dir.join(&rel);
             std::fs::remove_file(&path).map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
             removed += 1;
         }
     }
-    remove_empty_dirs(&dir);
-    eprintln!("{GENERATED}/: {} files, {written} written, {removed} removed", files.len());
+    remove_empty_dirs(dir);
+    eprintln!("{}: {} files, {written} written, {removed} removed", dir.display(), files.len());
     Ok(())
 }
 
 /// Compares `generated/` with what the spec gives; the error is a unified diff.
-fn check(root: &Path) -> Result<(), String> {
-    let files = run_generator(root)?;
-    let dir = root.join(GENERATED);
-    let on_disk = existing_files(&dir)?;
+fn check(paths: &Paths) -> Result<(), String> {
+    let files = run_generator(paths)?;
+    let dir = &paths.out;
+    let on_disk = existing_files(dir)?;
     let mut out = String::new();
     for (rel, want) in &files {
         let path = dir.join(rel);
@@ -98,19 +137,18 @@ fn check(root: &Path) -> Result<(), String> {
     }
     let stale: BTreeSet<&String> = on_disk.iter().filter(|r| !files.contains_key(*r)).collect();
     for rel in &stale {
-        out.push_str(&format!("{GENERATED}/{rel}: not generator output (would be removed)\n"));
+        out.push_str(&format!("{}/{rel}: not generator output (would be removed)\n", dir.display()));
     }
     if out.is_empty() {
-        eprintln!("{GENERATED}/ is up to date ({} files)", files.len());
+        eprintln!("{} is up to date ({} files)", dir.display(), files.len());
         Ok(())
     } else {
-        Err(format!("{out}\n{GENERATED}/ is stale: run `cargo xtask generate` and commit the result"))
+        Err(format!("{out}\n{} is stale: run `cargo xtask generate` and commit the result", dir.display()))
     }
 }
 
-fn list(root: &Path) -> Result<(), String> {
-    std::env::set_current_dir(root).map_err(|e| format!("cannot enter {}: {e}", root.display()))?;
-    let ir = ruckus_codegen::build(Path::new(SPEC)).map_err(report)?;
+fn list(paths: &Paths) -> Result<(), String> {
+    let ir = ruckus_codegen::build(&paths.spec).map_err(|d| report(d, &paths.out))?;
     print!("{}", ruckus_codegen::list_tsv(&ir));
     Ok(())
 }
@@ -155,7 +193,9 @@ mod tests {
     /// Plain `cargo test` fails when someone edits the spec without regenerating.
     #[test]
     fn generated_output_is_up_to_date() {
-        if let Err(diff) = super::check(&super::workspace_root()) {
+        let root = super::workspace_root();
+        let paths = super::Paths { spec: root.join(super::SPEC), out: root.join(super::GENERATED) };
+        if let Err(diff) = super::check(&paths) {
             panic!("{diff}");
         }
     }

@@ -19,9 +19,9 @@ pub fn cargo_toml(ir: &Ir) -> String {
         ir.krate.version,
         ir.krate.description.replace('"', "'")
     ));
-    if ir.krate.has_experimental {
-        s.push_str("[features]\n# Operations the spec marks experimental: they may change without notice.\nexperimental = []\n\n");
-    }
+    // Always present, so dependents can name it whether or not the spec has experimental
+    // operations today.
+    s.push_str("[features]\n# Operations the spec marks experimental: they may change without notice.\nexperimental = []\n\n");
     s.push_str("[dependencies]\nruckus-one-runtime = { workspace = true }\nserde = { workspace = true }\nserde_json = { workspace = true }\nbytes = { workspace = true }\n");
     s
 }
@@ -174,6 +174,11 @@ pub fn api_mod(api: &ApiIr) -> TokenStream {
             /// Borrows a runtime client.
             pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
                 Self { client }
+            }
+
+            /// The runtime client these operations use.
+            pub fn runtime(&self) -> &'a ruckus_one_runtime::Client {
+                self.client
             }
         }
     }

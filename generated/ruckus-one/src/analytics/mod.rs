@@ -53,4 +53,8 @@ impl<'a> AnalyticsClient<'a> {
     pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
         Self { client }
     }
+    /// The runtime client these operations use.
+    pub fn runtime(&self) -> &'a ruckus_one_runtime::Client {
+        self.client
+    }
 }

@@ -1,0 +1,199 @@
+//! Walking through paginated list and query operations.
+//!
+//! [`pages`] turns a "fetch page number n" function into a stream of pages
+//! that ends by itself: after an empty page, after a page shorter than its
+//! page size, when the service repeats the previous page, or after an error.
+
+use std::future::Future;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use futures_util::Stream;
+
+use crate::error::Error;
+
+/// A page of results, as needed by [`pages`] to decide when to stop.
+pub trait Page {
+    /// Number of items on this page.
+    fn item_count(&self) -> usize;
+
+    /// The page size the service applied, if the response states it (or the
+    /// size that was requested). A page with fewer items is the last one.
+    fn page_size(&self) -> Option<usize>;
+
+    /// A value that changes whenever the page content changes; a page whose
+    /// fingerprint equals the previous page's is treated as a repetition and
+    /// ends the stream. [`fingerprint_of`] computes one from a serializable
+    /// value.
+    fn fingerprint(&self) -> u64;
+}
+
+/// A fingerprint of a serializable value (hash of its JSON form, stable
+/// within one process), for
+/// implementations of [`Page::fingerprint`]. Values that cannot be
+/// serialized get the fingerprint 0.
+pub fn fingerprint_of<T: serde::Serialize + ?Sized>(value: &T) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    match serde_json::to_vec(value) {
+        Ok(bytes) => bytes.hash(&mut hasher),
+        Err(_) => return 0,
+    }
+    hasher.finish()
+}
+
+struct State<F> {
+    next: Option<u32>,
+    fetch: F,
+    previous: Option<u64>,
+}
+
+/// Fetches pages `first_page`, `first_page + 1`, ... with `fetch` and
+/// yields them.
+///
+/// The stream ends after yielding an empty page, a page with fewer items
+/// than its [`page_size`](Page::page_size), or an error; a page identical to
+/// the previous one (same [`fingerprint`](Page::fingerprint)) is not yielded
+/// and ends the stream, so a service that ignores the page number cannot
+/// cause an endless loop.
+pub fn pages<P, F, Fut>(first_page: u32, fetch: F) -> impl Stream<Item = Result<P, Error>>
+where
+    P: Page,
+    F: FnMut(u32) -> Fut,
+    Fut: Future<Output = Result<P, Error>>,
+{
+    let state = State {
+        next: Some(first_page),
+        fetch,
+        previous: None,
+    };
+    futures_util::stream::unfold(state, |mut state| async move {
+        let number = state.next?;
+        let page = match (state.fetch)(number).await {
+            Ok(page) => page,
+            Err(err) => {
+                state.next = None;
+                return Some((Err(err), state));
+            }
+        };
+        let fingerprint = page.fingerprint();
+        if state.previous == Some(fingerprint) {
+            return None;
+        }
+        state.previous = Some(fingerprint);
+        let count = page.item_count();
+        let short = page.page_size().is_some_and(|size| count < size);
+        state.next = if count == 0 || short {
+            None
+        } else {
+            number.checked_add(1)
+        };
+        Some((Ok(page), state))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::StreamExt;
+    use std::cell::RefCell;
+
+    #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+    struct TestPage {
+        items: Vec<u32>,
+        size: Option<usize>,
+    }
+
+    impl Page for TestPage {
+        fn item_count(&self) -> usize {
+            self.items.len()
+        }
+        fn page_size(&self) -> Option<usize> {
+            self.size
+        }
+        fn fingerprint(&self) -> u64 {
+            fingerprint_of(self)
+        }
+    }
+
+    fn page(items: &[u32], size: Option<usize>) -> TestPage {
+        TestPage {
+            items: items.to_vec(),
+            size,
+        }
+    }
+
+    /// Runs `pages` over canned answers; returns the yielded items and the
+    /// page numbers requested.
+    async fn run(
+        first: u32,
+        answers: Vec<Result<TestPage, Error>>,
+    ) -> (Vec<Result<TestPage, String>>, Vec<u32>) {
+        let requested = RefCell::new(Vec::new());
+        let answers = RefCell::new(answers.into_iter());
+        let stream = pages(first, |n| {
+            requested.borrow_mut().push(n);
+            let next = answers.borrow_mut().next();
+            async move { next.unwrap_or_else(|| panic!("page {n} fetched past the canned answers")) }
+        });
+        let out = stream.map(|r| r.map_err(|e| e.to_string())).collect().await;
+        (out, requested.into_inner())
+    }
+
+    #[tokio::test]
+    async fn stops_after_empty_page() {
+        let (out, requested) = run(
+            1,
+            vec![Ok(page(&[1, 2], None)), Ok(page(&[3], None)), Ok(page(&[], None))],
+        ).await;
+        assert_eq!(requested, vec![1, 2, 3]);
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[2], Ok(page(&[], None)));
+    }
+
+    #[tokio::test]
+    async fn stops_after_short_page() {
+        let (out, requested) = run(
+            0,
+            vec![Ok(page(&[1, 2], Some(2))), Ok(page(&[3], Some(2)))],
+        ).await;
+        assert_eq!(requested, vec![0, 1]);
+        assert_eq!(out, vec![Ok(page(&[1, 2], Some(2))), Ok(page(&[3], Some(2)))]);
+    }
+
+    #[tokio::test]
+    async fn stops_on_repeated_page() {
+        let (out, requested) = run(
+            1,
+            vec![
+                Ok(page(&[1, 2], Some(2))),
+                Ok(page(&[3, 4], Some(2))),
+                Ok(page(&[3, 4], Some(2))),
+            ],
+        ).await;
+        assert_eq!(requested, vec![1, 2, 3]);
+        assert_eq!(out, vec![Ok(page(&[1, 2], Some(2))), Ok(page(&[3, 4], Some(2)))]);
+    }
+
+    #[tokio::test]
+    async fn stops_after_error() {
+        let (out, requested) = run(
+            1,
+            vec![Ok(page(&[1], Some(1))), Err(Error::Timeout)],
+        ).await;
+        assert_eq!(requested, vec![1, 2]);
+        assert_eq!(out.len(), 2);
+        assert!(out[1].is_err());
+    }
+
+    #[tokio::test]
+    async fn stops_at_last_page_number() {
+        let (out, requested) = run(u32::MAX, vec![Ok(page(&[1], Some(1)))]).await;
+        assert_eq!(requested, vec![u32::MAX]);
+        assert_eq!(out.len(), 1);
+    }
+
+    #[test]
+    fn fingerprint_is_stable_and_content_sensitive() {
+        assert_eq!(fingerprint_of(&page(&[1], None)), fingerprint_of(&page(&[1], None)));
+        assert_ne!(fingerprint_of(&page(&[1], None)), fingerprint_of(&page(&[2], None)));
+    }
+}

@@ -1,0 +1,270 @@
+//! Which answers are repeated, how often, and after how long.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::*;
+use ruckus_one_runtime::{Client, Error, Operation, Request, RetryPolicy};
+use serde_json::{Value, json};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+/// Mounts `first` for the first `times` calls of `method path`, then 200.
+async fn fail_then_succeed(
+    server: &MockServer,
+    http_method: &str,
+    url_path: &str,
+    first: ResponseTemplate,
+    times: u64,
+) {
+    Mock::given(method(http_method))
+        .and(path(url_path))
+        .respond_with(first)
+        .up_to_n_times(times)
+        .with_priority(1)
+        .mount(server)
+        .await;
+    Mock::given(method(http_method))
+        .and(path(url_path))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true})))
+        .with_priority(2)
+        .mount(server)
+        .await;
+}
+
+async fn call(client: &Client, op: &'static Operation, params: &[&str]) -> Result<Value, Error> {
+    let mut request = Request::new(client, op, params);
+    if op.method != ruckus_one_runtime::Method::Get {
+        request.json(&json!({"name": "x"}));
+    }
+    request.send_json().await
+}
+
+#[tokio::test]
+async fn too_many_requests_honours_retry_after_up_to_the_cap() {
+    let server = server().await;
+    fail_then_succeed(
+        &server,
+        "POST",
+        "/api/things",
+        ResponseTemplate::new(429).insert_header("retry-after", "1"),
+        1,
+    )
+    .await;
+    let policy = RetryPolicy::default()
+        .initial_backoff(Duration::from_secs(5))
+        .max_backoff(Duration::from_secs(5))
+        .max_retry_after(Duration::from_millis(150));
+    let client = Client::new(config(&server).retry(policy), &AUTH).unwrap();
+
+    let started = Instant::now();
+    let value = call(&client, &POST_THING, &[]).await.unwrap();
+    let elapsed = started.elapsed();
+    assert_eq!(value, json!({"ok": true}));
+    assert_eq!(received(&server, "/api/things").await.len(), 2);
+    // Waited the capped Retry-After, not the 5 s backoff nor the full 1 s.
+    assert!(elapsed >= Duration::from_millis(150), "{elapsed:?}");
+    assert!(elapsed < Duration::from_millis(900), "{elapsed:?}");
+}
+
+#[tokio::test]
+async fn too_many_requests_without_retry_after_backs_off() {
+    let server = server().await;
+    fail_then_succeed(&server, "POST", "/api/things", ResponseTemplate::new(429), 2).await;
+    let policy = RetryPolicy::default()
+        .initial_backoff(Duration::from_millis(40))
+        .max_backoff(Duration::from_millis(80));
+    let client = Client::new(config(&server).retry(policy), &AUTH).unwrap();
+
+    let started = Instant::now();
+    call(&client, &POST_THING, &[]).await.unwrap();
+    assert_eq!(received(&server, "/api/things").await.len(), 3);
+    // At least initial_backoff before each of the two retries.
+    assert!(started.elapsed() >= Duration::from_millis(80));
+}
+
+#[tokio::test]
+async fn gives_up_after_max_attempts_with_the_last_answer() {
+    let server = server().await;
+    Mock::given(method("GET"))
+        .and(path("/api/things/1"))
+        .respond_with(
+            ResponseTemplate::new(429)
+                .insert_header("x-request-id", "rate-1")
+                .set_body_json(json!({"errors": [{"message": "slow down"}]})),
+        )
+        .expect(4)
+        .mount(&server)
+        .await;
+    let client = Client::new(
+        config(&server).retry(fast_retry().max_attempts(4)),
+        &AUTH,
+    )
+    .unwrap();
+
+    let err = call(&client, &GET_THING, &["1"]).await.unwrap_err();
+    assert_eq!(err.status(), Some(429));
+    assert_eq!(err.request_id(), Some("rate-1"));
+    assert!(err.is_retryable());
+    assert_eq!(err.api_error().unwrap().message(), Some("slow down"));
+}
+
+#[tokio::test]
+async fn retry_policy_none_sends_once() {
+    let server = server().await;
+    Mock::given(method("GET"))
+        .and(path("/api/things/1"))
+        .respond_with(ResponseTemplate::new(503))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let client = Client::new(config(&server).retry(RetryPolicy::none()), &AUTH).unwrap();
+    let err = call(&client, &GET_THING, &["1"]).await.unwrap_err();
+    assert_eq!(err.status(), Some(503));
+}
+
+#[tokio::test]
+async fn locked_is_retried_even_for_post() {
+    let server = server().await;
+    fail_then_succeed(&server, "POST", "/api/things", ResponseTemplate::new(423), 1).await;
+    call(&client(&server), &POST_THING, &[]).await.unwrap();
+    assert_eq!(received(&server, "/api/things").await.len(), 2);
+}
+
+#[tokio::test]
+async fn gateway_errors_are_retried_for_idempotent_methods_only() {
+    for (op, http_method) in [(&GET_THING, "GET"), (&PUT_THING, "PUT"), (&DELETE_THING, "DELETE")] {
+        for status in [502, 503, 504] {
+            let server = server().await;
+            fail_then_succeed(&server, http_method, "/api/things/1", ResponseTemplate::new(status), 1)
+                .await;
+            call(&client(&server), op, &["1"])
+                .await
+                .unwrap_or_else(|e| panic!("{http_method} {status}: {e}"));
+            assert_eq!(received(&server, "/api/things").await.len(), 2);
+        }
+    }
+    for (op, http_method, params) in [
+        (&POST_THING, "POST", &[][..]),
+        (&PATCH_THING, "PATCH", &["1"][..]),
+    ] {
+        let server = server().await;
+        let url_path = if params.is_empty() { "/api/things" } else { "/api/things/1" };
+        fail_then_succeed(&server, http_method, url_path, ResponseTemplate::new(503), 1).await;
+        let err = call(&client(&server), op, params).await.unwrap_err();
+        assert_eq!(err.status(), Some(503), "{http_method}");
+        assert!(err.is_retryable());
+        assert_eq!(received(&server, "/api/things").await.len(), 1, "{http_method}");
+    }
+}
+
+#[tokio::test]
+async fn other_errors_are_not_retried() {
+    for status in [400, 404, 409, 500] {
+        let server = server().await;
+        Mock::given(method("GET"))
+            .and(path("/api/things/1"))
+            .respond_with(ResponseTemplate::new(status))
+            .expect(1)
+            .mount(&server)
+            .await;
+        let err = call(&client(&server), &GET_THING, &["1"]).await.unwrap_err();
+        assert_eq!(err.status(), Some(status));
+        assert!(!err.is_retryable());
+    }
+}
+
+#[tokio::test]
+async fn slow_answer_is_a_timeout_retried_only_when_idempotent() {
+    let server = server().await;
+    for http_method in ["GET", "POST"] {
+        Mock::given(method(http_method))
+            .and(path("/api/things/1"))
+            .respond_with(
+                ResponseTemplate::new(200)
+                    .set_body_json(json!({}))
+                    .set_delay(Duration::from_millis(600)),
+            )
+            .mount(&server)
+            .await;
+    }
+    let client = Client::new(
+        config(&server)
+            .request_timeout(Duration::from_millis(150))
+            .retry(fast_retry().max_attempts(2)),
+        &AUTH,
+    )
+    .unwrap();
+
+    let started = Instant::now();
+    let err = call(&client, &GET_THING, &["1"]).await.unwrap_err();
+    assert!(matches!(err, Error::Timeout), "{err:?}");
+    assert!(err.is_retryable());
+    assert!(started.elapsed() < Duration::from_millis(550));
+    let gets = received(&server, "/api/things/1").await;
+    assert_eq!(gets.len(), 2);
+
+    static POST_ONE: Operation = Operation {
+        id: "post_one",
+        method: ruckus_one_runtime::Method::Post,
+        path: "/things/{id}",
+        api: &API,
+        versions: GET_THING.versions,
+        error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    };
+    let err = call(&client, &POST_ONE, &["1"]).await.unwrap_err();
+    assert!(matches!(err, Error::Timeout), "{err:?}");
+    assert_eq!(received(&server, "/api/things/1").await.len(), 3);
+}
+
+#[tokio::test]
+async fn connection_failure_is_a_transport_error() {
+    let server = server().await;
+    // A port with nothing listening.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let dead = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let client = Client::new(config(&server).api_base_url("config", dead), &AUTH).unwrap();
+
+    let err = call(&client, &GET_THING, &["1"]).await.unwrap_err();
+    assert!(matches!(err, Error::Transport(_)), "{err:?}");
+    assert!(err.is_retryable());
+    assert!(std::error::Error::source(&err).is_some());
+}
+
+/// Accepts connections and closes them at once; counts them.
+fn hang_up_server() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let count = std::sync::Arc::new(AtomicUsize::new(0));
+    let counted = count.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            if let Ok(stream) = stream {
+                counted.fetch_add(1, Ordering::SeqCst);
+                let mut buf = [0u8; 4096];
+                let _ = std::io::Read::read(&mut &stream, &mut buf);
+                drop(stream);
+            }
+        }
+    });
+    (base, count)
+}
+
+#[tokio::test]
+async fn broken_connections_are_retried_only_when_idempotent() {
+    use std::sync::atomic::Ordering;
+    let server = server().await;
+    let (base, count) = hang_up_server();
+    let client = Client::new(config(&server).api_base_url("config", base), &AUTH).unwrap();
+
+    let err = call(&client, &GET_THING, &["1"]).await.unwrap_err();
+    assert!(matches!(err, Error::Transport(_)), "{err:?}");
+    assert_eq!(count.load(Ordering::SeqCst), 3);
+
+    let err = call(&client, &POST_THING, &[]).await.unwrap_err();
+    assert!(matches!(err, Error::Transport(_)), "{err:?}");
+    assert_eq!(count.load(Ordering::SeqCst), 4);
+}
