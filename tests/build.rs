@@ -19,7 +19,11 @@ fn main() {
     dirs.sort();
     let mut modules = String::new();
     for dir in dirs {
-        let name = dir.file_name().and_then(|n| n.to_str()).expect("fixture dir name is UTF-8").to_owned();
+        let name = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("fixture dir name is UTF-8")
+            .to_owned();
         let files = match ruckus_codegen::generate(&dir.join("ruckus-one.yaml")) {
             Ok(files) => files,
             Err(diags) => {
@@ -31,14 +35,19 @@ fn main() {
         let mut lib = None;
         for (rel, text) in &files {
             let path = base.join(rel);
-            std::fs::create_dir_all(path.parent().expect("generated paths have a parent")).expect("create dir in OUT_DIR");
+            std::fs::create_dir_all(path.parent().expect("generated paths have a parent"))
+                .expect("create dir in OUT_DIR");
             std::fs::write(&path, text).expect("write into OUT_DIR");
             if rel.ends_with("/src/lib.rs") {
                 lib = Some(path);
             }
         }
         let lib = lib.expect("the generator writes a lib.rs");
-        let _ = writeln!(modules, "#[path = {:?}]\npub mod {name};", lib.display().to_string());
+        let _ = writeln!(
+            modules,
+            "#[path = {:?}]\npub mod {name};",
+            lib.display().to_string()
+        );
     }
     std::fs::write(Path::new(&out).join("fixtures.rs"), modules).expect("write fixtures.rs");
 }

@@ -27,7 +27,13 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "error: {}:{}: {}", self.file.display(), self.line, self.message)
+        write!(
+            f,
+            "error: {}:{}: {}",
+            self.file.display(),
+            self.line,
+            self.message
+        )
     }
 }
 

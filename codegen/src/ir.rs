@@ -192,7 +192,10 @@ pub enum TypeRef {
     Array(Box<TypeRef>),
     Map(Box<TypeRef>),
     /// A named (or named inline) type and the area module that defines it.
-    Named { name: String, area: String },
+    Named {
+        name: String,
+        area: String,
+    },
     /// Raw JSON whose shape the document does not show.
     NotShown(String),
 }
@@ -218,7 +221,11 @@ impl TypeRef {
     pub fn is_scalar(&self) -> bool {
         matches!(
             self,
-            TypeRef::String | TypeRef::Integer | TypeRef::Int32 | TypeRef::Number | TypeRef::Boolean
+            TypeRef::String
+                | TypeRef::Integer
+                | TypeRef::Int32
+                | TypeRef::Number
+                | TypeRef::Boolean
         )
     }
 }
@@ -269,9 +276,17 @@ impl Method {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Lifecycle {
     Stable,
-    Deprecated { note: String, removal: Option<String> },
-    Experimental { note: Option<String> },
-    Removed { note: Option<String>, removal: Option<String> },
+    Deprecated {
+        note: String,
+        removal: Option<String>,
+    },
+    Experimental {
+        note: Option<String>,
+    },
+    Removed {
+        note: Option<String>,
+        removal: Option<String>,
+    },
 }
 
 impl Lifecycle {

@@ -43,7 +43,10 @@ pub fn load(top_path: &Path) -> Result<Loaded, Vec<Diagnostic>> {
                     if parsed.area != *area {
                         diags.push(file.diag(
                             &["area:"],
-                            format!("`area: {}` does not match the file name `{area}.yaml`", parsed.area),
+                            format!(
+                                "`area: {}` does not match the file name `{area}.yaml`",
+                                parsed.area
+                            ),
                         ));
                     }
                     api_areas.push((file, parsed));
@@ -54,7 +57,11 @@ pub fn load(top_path: &Path) -> Result<Loaded, Vec<Diagnostic>> {
         areas.push(api_areas);
     }
     if diags.is_empty() {
-        Ok(Loaded { top_file, top, areas })
+        Ok(Loaded {
+            top_file,
+            top,
+            areas,
+        })
     } else {
         Err(diags.into_sorted())
     }
@@ -75,7 +82,9 @@ fn read_yaml<T: DeserializeOwned>(path: &Path) -> Result<(SourceFile, T), Diagno
             value,
         )),
         Err(e) => {
-            let line = e.location().map_or_else(|| text.lines().count().max(1), |l| l.line());
+            let line = e
+                .location()
+                .map_or_else(|| text.lines().count().max(1), |l| l.line());
             Err(Diagnostic::new(path, line, yaml_message(&e)))
         }
     }
@@ -88,7 +97,13 @@ fn yaml_message(e: &serde_yaml::Error) -> String {
         Some(i) => msg[..i].to_owned(),
         None => msg,
     };
-    let msg = msg.replace("data did not match any variant of untagged enum TypeExpr", "invalid type expression: expected a type name or an inline shape (array, map, fields, values or not_shown)");
-    let msg = msg.replace("data did not match any variant of untagged enum EnumValue", "invalid enum value: expected a string or {value, description}");
+    let msg = msg.replace(
+        "data did not match any variant of untagged enum TypeExpr",
+        "invalid type expression: expected a type name or an inline shape (array, map, fields, values or not_shown)",
+    );
+    let msg = msg.replace(
+        "data did not match any variant of untagged enum EnumValue",
+        "invalid enum value: expected a string or {value, description}",
+    );
     format!("invalid YAML: {msg}")
 }

@@ -53,7 +53,9 @@ fn matches(line: &str, anchor: &str) -> bool {
     let t = normalized.trim_start();
     let t = t.strip_prefix("- ").map_or(t, str::trim_start);
     match t.strip_prefix(anchor) {
-        Some(rest) => anchor.ends_with(':') || rest.is_empty() || rest.starts_with([' ', '\t', '#']),
+        Some(rest) => {
+            anchor.ends_with(':') || rest.is_empty() || rest.starts_with([' ', '\t', '#'])
+        }
         None => false,
     }
 }

@@ -14,7 +14,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Validates `loaded` and builds the IR. `display_root` is stripped from file paths recorded
 /// in the IR (so docs name `spec/analytics/users.yaml`, not an absolute path).
 pub fn validate(loaded: &Loaded, display_root: &std::path::Path) -> Result<Ir, Vec<Diagnostic>> {
-    let mut v = Validator { diags: Diagnostics::default() };
+    let mut v = Validator {
+        diags: Diagnostics::default(),
+    };
     let ir = v.ir(loaded, display_root);
     if v.diags.is_empty() {
         Ok(ir)
@@ -48,7 +50,10 @@ impl At<'_> {
     fn with(&self, more: &[&str]) -> Self {
         let mut anchors = self.anchors.clone();
         anchors.extend(more.iter().map(|s| s.to_string()));
-        At { file: self.file, anchors }
+        At {
+            file: self.file,
+            anchors,
+        }
     }
 }
 
@@ -60,7 +65,10 @@ impl Validator {
     fn ir(&mut self, loaded: &Loaded, display_root: &std::path::Path) -> Ir {
         let top = &loaded.top;
         let tf = &loaded.top_file;
-        let root = At { file: tf, anchors: vec![] };
+        let root = At {
+            file: tf,
+            anchors: vec![],
+        };
         let auth = AuthIr {
             description: top.auth.description.clone(),
             token_url: self.setting(&root.with(&["auth:", "token_url:"]), &top.auth.token_url),
@@ -68,10 +76,18 @@ impl Validator {
                 &root.with(&["auth:", "token_url_without_tenant:"]),
                 &top.auth.token_url_without_tenant,
             ),
-            tenant_header: self.setting(&root.with(&["auth:", "tenant_header:"]), &top.auth.tenant_header),
+            tenant_header: self.setting(
+                &root.with(&["auth:", "tenant_header:"]),
+                &top.auth.tenant_header,
+            ),
         };
-        if !top.auth.token_url.value.contains("{host}") || !top.auth.token_url.value.contains("{tenant_id}") {
-            self.err(&root.with(&["auth:", "token_url:"]), "`token_url` must contain `{host}` and `{tenant_id}`");
+        if !top.auth.token_url.value.contains("{host}")
+            || !top.auth.token_url.value.contains("{tenant_id}")
+        {
+            self.err(
+                &root.with(&["auth:", "token_url:"]),
+                "`token_url` must contain `{host}` and `{tenant_id}`",
+            );
         }
         if !top.auth.token_url_without_tenant.value.contains("{host}") {
             self.err(
@@ -84,7 +100,13 @@ impl Validator {
         for (api, areas) in top.apis.iter().zip(&loaded.areas) {
             let at = root.with(&["apis:", &format!("name: {}", api.name)]);
             if names::snake(&api.name).as_deref() != Some(api.name.as_str()) {
-                self.err(&at, format!("API name `{}` must be a snake_case Rust identifier", api.name));
+                self.err(
+                    &at,
+                    format!(
+                        "API name `{}` must be a snake_case Rust identifier",
+                        api.name
+                    ),
+                );
             }
             if !api_names.insert(api.name.clone()) {
                 self.err(&at, format!("duplicate API name `{}`", api.name));
@@ -92,9 +114,11 @@ impl Validator {
             apis.push(self.api(api, areas, &at, display_root));
         }
         let has_experimental = apis.iter().any(|a: &ApiIr| {
-            a.areas
-                .iter()
-                .any(|ar| ar.operations.iter().any(|o| matches!(o.lifecycle, Lifecycle::Experimental { .. })))
+            a.areas.iter().any(|ar| {
+                ar.operations
+                    .iter()
+                    .any(|o| matches!(o.lifecycle, Lifecycle::Experimental { .. }))
+            })
         });
         Ir {
             krate: CrateIr {
@@ -116,7 +140,9 @@ impl Validator {
     }
 
     fn provenance(&mut self, at: &At<'_>, p: Option<&str>) -> Provenance {
-        let Some(p) = p else { return Provenance::Documented };
+        let Some(p) = p else {
+            return Provenance::Documented;
+        };
         let p = p.trim();
         if p == "documented" {
             return Provenance::Documented;
@@ -128,7 +154,10 @@ impl Validator {
         };
         match parsed {
             Some((_, "")) => {
-                self.err(&at.with(&["provenance:"]), "provenance needs a reason or source after the colon");
+                self.err(
+                    &at.with(&["provenance:"]),
+                    "provenance needs a reason or source after the colon",
+                );
                 Provenance::Documented
             }
             Some((true, why)) => Provenance::Inferred(why.to_owned()),
@@ -143,7 +172,13 @@ impl Validator {
         }
     }
 
-    fn api(&mut self, api: &spec::Api, areas: &[(SourceFile, spec::Area)], at: &At<'_>, root: &std::path::Path) -> ApiIr {
+    fn api(
+        &mut self,
+        api: &spec::Api,
+        areas: &[(SourceFile, spec::Area)],
+        at: &At<'_>,
+        root: &std::path::Path,
+    ) -> ApiIr {
         // Families.
         let mut families = Vec::new();
         let mut family_names = BTreeSet::new();
@@ -155,7 +190,10 @@ impl Validator {
             let kind = FamilyKind::parse(&f.kind).unwrap_or_else(|| {
                 self.err(
                     &fat.with(&["kind:"]),
-                    format!("error family kind `{}` must be errors_array, error_object or status_message", f.kind),
+                    format!(
+                        "error family kind `{}` must be errors_array, error_object or status_message",
+                        f.kind
+                    ),
                 );
                 FamilyKind::ErrorsArray
             });
@@ -170,27 +208,57 @@ impl Validator {
         if !family_names.contains(&api.default_error_family) {
             self.err(
                 &at.with(&["default_error_family:"]),
-                format!("default error family `{}` is not declared", api.default_error_family),
+                format!(
+                    "default error family `{}` is not declared",
+                    api.default_error_family
+                ),
             );
         }
 
         // First pass: every named type of the API, for references across areas.
-        let mut ctx = ApiCtx { types: BTreeMap::new(), vendor: api.media_vendor.clone() };
+        let mut ctx = ApiCtx {
+            types: BTreeMap::new(),
+            vendor: api.media_vendor.clone(),
+        };
         let mut area_names = BTreeSet::new();
         for (file, area) in areas {
-            if names::snake(&area.area).as_deref() != Some(area.area.as_str()) || !area_names.insert(area.area.clone()) {
+            if names::snake(&area.area).as_deref() != Some(area.area.as_str())
+                || !area_names.insert(area.area.clone())
+            {
                 self.err(
-                    &At { file, anchors: vec!["area:".into()] },
-                    format!("area `{}` must be a unique snake_case Rust identifier", area.area),
+                    &At {
+                        file,
+                        anchors: vec!["area:".into()],
+                    },
+                    format!(
+                        "area `{}` must be a unique snake_case Rust identifier",
+                        area.area
+                    ),
                 );
             }
             for t in &area.types {
-                let tat = At { file, anchors: vec!["types:".into(), format!("name: {}", t.name)] };
+                let tat = At {
+                    file,
+                    anchors: vec!["types:".into(), format!("name: {}", t.name)],
+                };
                 if names::camel(&t.name) != t.name || !names::is_ident(&t.name) {
-                    self.err(&tat, format!("type name `{}` must be an UpperCamelCase Rust identifier", t.name));
+                    self.err(
+                        &tat,
+                        format!(
+                            "type name `{}` must be an UpperCamelCase Rust identifier",
+                            t.name
+                        ),
+                    );
                 }
-                if ctx.types.insert(t.name.clone(), area.area.clone()).is_some() {
-                    self.err(&tat, format!("duplicate type `{}` in API `{}`", t.name, api.name));
+                if ctx
+                    .types
+                    .insert(t.name.clone(), area.area.clone())
+                    .is_some()
+                {
+                    self.err(
+                        &tat,
+                        format!("duplicate type `{}` in API `{}`", t.name, api.name),
+                    );
                 }
             }
         }
@@ -212,7 +280,10 @@ impl Validator {
         for (file, area) in areas {
             let mut types = Vec::new();
             for t in &area.types {
-                let tat = At { file, anchors: vec!["types:".into(), format!("name: {}", t.name)] };
+                let tat = At {
+                    file,
+                    anchors: vec!["types:".into(), format!("name: {}", t.name)],
+                };
                 let mut inline = Vec::new();
                 if let Some(ty) = self.type_def(t, &tat, &mut ctx, &area.area, &mut inline) {
                     types.push(ty);
@@ -221,12 +292,24 @@ impl Validator {
             }
             let mut operations = Vec::new();
             for op in &area.operations {
-                let oat = At { file, anchors: vec!["operations:".into(), format!("id: {}", op.id)] };
+                let oat = At {
+                    file,
+                    anchors: vec!["operations:".into(), format!("id: {}", op.id)],
+                };
                 if op_ids.insert(op.id.clone(), ()).is_some() {
                     self.err(&oat, format!("duplicate operation id `{}`", op.id));
                 }
                 let mut inline = Vec::new();
-                if let Some(o) = self.operation(op, &oat, &mut ctx, &area.area, &family_names, &families, api, &mut inline) {
+                if let Some(o) = self.operation(
+                    op,
+                    &oat,
+                    &mut ctx,
+                    &area.area,
+                    &family_names,
+                    &families,
+                    api,
+                    &mut inline,
+                ) {
                     routes
                         .entry((o.method.as_str().to_owned(), o.path.clone()))
                         .or_default()
@@ -235,7 +318,12 @@ impl Validator {
                 }
                 types.append(&mut inline);
             }
-            let spec_file = file.path.strip_prefix(root).unwrap_or(&file.path).to_string_lossy().replace('\\', "/");
+            let spec_file = file
+                .path
+                .strip_prefix(root)
+                .unwrap_or(&file.path)
+                .to_string_lossy()
+                .replace('\\', "/");
             area_irs.push(AreaIr {
                 name: area.area.clone(),
                 title: area.title.clone(),
@@ -249,11 +337,21 @@ impl Validator {
         // different media types (differently typed versions of one route).
         for ((method, path), ids) in &routes {
             if ids.len() > 1 {
-                let ops: Vec<&OpIr> = area_irs.iter().flat_map(|a| &a.operations).filter(|o| ids.contains(&o.id)).collect();
+                let ops: Vec<&OpIr> = area_irs
+                    .iter()
+                    .flat_map(|a| &a.operations)
+                    .filter(|o| ids.contains(&o.id))
+                    .collect();
                 let mut seen = BTreeSet::new();
-                let disjoint = ops.iter().all(|o| !o.versions.is_empty() && o.versions.iter().all(|v| seen.insert(v.accept.clone())));
+                let disjoint = ops.iter().all(|o| {
+                    !o.versions.is_empty()
+                        && o.versions.iter().all(|v| seen.insert(v.accept.clone()))
+                });
                 if !disjoint {
-                    if let Some((file, _)) = areas.iter().find(|(_, a)| a.operations.iter().any(|o| o.id == ids[1])) {
+                    if let Some((file, _)) = areas
+                        .iter()
+                        .find(|(_, a)| a.operations.iter().any(|o| o.id == ids[1]))
+                    {
                         self.diags.push(file.diag(
                             &["operations:", &format!("id: {}", ids[1])],
                             format!("`{method} {path}` is also operation `{}`; give them different media types or merge them", ids[0]),
@@ -263,9 +361,15 @@ impl Validator {
             }
         }
         // Builders, version enums and types share one namespace per API (glob re-exports).
-        let mut items: BTreeMap<String, String> = ctx.types.iter().map(|(k, _)| (k.clone(), "type".to_owned())).collect();
+        let mut items: BTreeMap<String, String> = ctx
+            .types
+            .keys()
+            .map(|k| (k.clone(), "type".to_owned()))
+            .collect();
         for (file, area) in areas {
-            let Some(air) = area_irs.iter().find(|a| a.name == area.area) else { continue };
+            let Some(air) = area_irs.iter().find(|a| a.name == area.area) else {
+                continue;
+            };
             for t in &air.types {
                 items.insert(t.name.clone(), "type".into());
             }
@@ -282,11 +386,16 @@ impl Validator {
         }
         // Parameters typed by name must be enums: they are sent with the enum's wire value.
         for (file, area) in areas {
-            let Some(air) = area_irs.iter().find(|a| a.name == area.area) else { continue };
+            let Some(air) = area_irs.iter().find(|a| a.name == area.area) else {
+                continue;
+            };
             for o in &air.operations {
                 for p in o.query.iter().chain(&o.headers) {
                     if let TypeRef::Named { name, .. } = &p.ty {
-                        let is_enum = area_irs.iter().flat_map(|a| &a.types).any(|t| &t.name == name && matches!(t.kind, TypeKind::Enum(_)));
+                        let is_enum = area_irs
+                            .iter()
+                            .flat_map(|a| &a.types)
+                            .any(|t| &t.name == name && matches!(t.kind, TypeKind::Enum(_)));
                         if !is_enum {
                             self.diags.push(file.diag(
                                 &["operations:", &format!("id: {}", o.id), "parameters:", &format!("name: {}", p.wire)],
@@ -323,11 +432,29 @@ impl Validator {
         }
     }
 
-    fn type_def(&mut self, t: &spec::TypeDef, at: &At<'_>, ctx: &mut ApiCtx, area: &str, inline: &mut Vec<TypeIr>) -> Option<TypeIr> {
+    fn type_def(
+        &mut self,
+        t: &spec::TypeDef,
+        at: &At<'_>,
+        ctx: &mut ApiCtx,
+        area: &str,
+        inline: &mut Vec<TypeIr>,
+    ) -> Option<TypeIr> {
         let provenance = self.provenance(at, t.provenance.as_deref());
-        let given = [t.fields.is_some(), t.values.is_some(), t.alias.is_some(), t.not_shown.is_some()];
+        let given = [
+            t.fields.is_some(),
+            t.values.is_some(),
+            t.alias.is_some(),
+            t.not_shown.is_some(),
+        ];
         if given.iter().filter(|g| **g).count() != 1 {
-            self.err(at, format!("type `{}` needs exactly one of `fields`, `values`, `alias` or `not_shown`", t.name));
+            self.err(
+                at,
+                format!(
+                    "type `{}` needs exactly one of `fields`, `values`, `alias` or `not_shown`",
+                    t.name
+                ),
+            );
             return None;
         }
         let kind = if let Some(fields) = &t.fields {
@@ -335,14 +462,35 @@ impl Validator {
         } else if let Some(values) = &t.values {
             TypeKind::Enum(self.variants(values, at, &t.name))
         } else if let Some(alias) = &t.alias {
-            TypeKind::Alias(self.type_ref(alias, &at.with(&["alias:"]), ctx, area, &format!("{}Item", t.name), inline)?)
+            TypeKind::Alias(self.type_ref(
+                alias,
+                &at.with(&["alias:"]),
+                ctx,
+                area,
+                &format!("{}Item", t.name),
+                inline,
+            )?)
         } else {
             TypeKind::NotShown(t.not_shown.clone().unwrap_or_default())
         };
-        Some(TypeIr { name: t.name.clone(), description: t.description.clone(), provenance, origin: None, kind })
+        Some(TypeIr {
+            name: t.name.clone(),
+            description: t.description.clone(),
+            provenance,
+            origin: None,
+            kind,
+        })
     }
 
-    fn fields(&mut self, fields: &[spec::Field], at: &At<'_>, ctx: &mut ApiCtx, area: &str, parent: &str, inline: &mut Vec<TypeIr>) -> Vec<FieldIr> {
+    fn fields(
+        &mut self,
+        fields: &[spec::Field],
+        at: &At<'_>,
+        ctx: &mut ApiCtx,
+        area: &str,
+        parent: &str,
+        inline: &mut Vec<TypeIr>,
+    ) -> Vec<FieldIr> {
         let mut out = Vec::new();
         let mut wire = BTreeSet::new();
         let mut unique = Unique::default();
@@ -353,14 +501,29 @@ impl Validator {
                 continue;
             }
             let Some(rust) = names::snake(&f.name) else {
-                self.err(&fat, format!("field name `{}` cannot become a Rust identifier", f.name));
+                self.err(
+                    &fat,
+                    format!("field name `{}` cannot become a Rust identifier", f.name),
+                );
                 continue;
             };
             let rust = unique.claim(rust, "_");
             let inline_name = format!("{parent}{}", names::camel(&f.name));
-            let Some(ty) = self.type_ref(&f.ty, &fat.with(&["type:"]), ctx, area, &inline_name, inline) else { continue };
+            let Some(ty) = self.type_ref(
+                &f.ty,
+                &fat.with(&["type:"]),
+                ctx,
+                area,
+                &inline_name,
+                inline,
+            ) else {
+                continue;
+            };
             if f.secret && ty != TypeRef::String {
-                self.err(&fat, format!("field `{}` is marked secret but is not a string", f.name));
+                self.err(
+                    &fat,
+                    format!("field `{}` is marked secret but is not a string", f.name),
+                );
             }
             let provenance = self.provenance(&fat, f.provenance.as_deref());
             out.push(FieldIr {
@@ -379,7 +542,12 @@ impl Validator {
         out
     }
 
-    fn variants(&mut self, values: &[spec::EnumValue], at: &At<'_>, parent: &str) -> Vec<VariantIr> {
+    fn variants(
+        &mut self,
+        values: &[spec::EnumValue],
+        at: &At<'_>,
+        parent: &str,
+    ) -> Vec<VariantIr> {
         let mut out = Vec::new();
         let mut wire = BTreeSet::new();
         let mut unique = Unique::default();
@@ -390,73 +558,136 @@ impl Validator {
         for v in values {
             let (value, description, deprecated) = match v {
                 spec::EnumValue::Bare(s) => (s.clone(), None, None),
-                spec::EnumValue::Full(f) => (f.value.clone(), f.description.clone(), f.deprecated.clone()),
+                spec::EnumValue::Full(f) => {
+                    (f.value.clone(), f.description.clone(), f.deprecated.clone())
+                }
             };
             let vat = at.with(&["values:", &value]);
             if !wire.insert(value.clone()) {
-                self.err(&vat, format!("duplicate enum value `{value}` in `{parent}`"));
+                self.err(
+                    &vat,
+                    format!("duplicate enum value `{value}` in `{parent}`"),
+                );
                 continue;
             }
             let Some(rust) = names::variant(&value) else {
-                self.err(&vat, format!("enum value `{value}` of `{parent}` cannot become a Rust identifier"));
+                self.err(
+                    &vat,
+                    format!("enum value `{value}` of `{parent}` cannot become a Rust identifier"),
+                );
                 continue;
             };
             let rust = unique.claim(rust, "");
-            out.push(VariantIr { wire: value, rust, description, deprecated });
+            out.push(VariantIr {
+                wire: value,
+                rust,
+                description,
+                deprecated,
+            });
         }
         out
     }
 
     /// Resolves a type expression; inline objects and enums become types named `inline_name`
     /// (unless they name themselves) pushed to `inline`.
-    fn type_ref(&mut self, expr: &spec::TypeExpr, at: &At<'_>, ctx: &mut ApiCtx, area: &str, inline_name: &str, inline: &mut Vec<TypeIr>) -> Option<TypeRef> {
+    fn type_ref(
+        &mut self,
+        expr: &spec::TypeExpr,
+        at: &At<'_>,
+        ctx: &mut ApiCtx,
+        area: &str,
+        inline_name: &str,
+        inline: &mut Vec<TypeIr>,
+    ) -> Option<TypeRef> {
         match expr {
             spec::TypeExpr::Name(name) => self.named_ref(name.trim(), at, ctx),
             spec::TypeExpr::Inline(i) => {
-                let given = [i.array.is_some(), i.map.is_some(), i.fields.is_some(), i.values.is_some(), i.not_shown.is_some()];
+                let given = [
+                    i.array.is_some(),
+                    i.map.is_some(),
+                    i.fields.is_some(),
+                    i.values.is_some(),
+                    i.not_shown.is_some(),
+                ];
                 if given.iter().filter(|g| **g).count() != 1 {
-                    self.err(at, "an inline type needs exactly one of `array`, `map`, `fields`, `values` or `not_shown`");
+                    self.err(
+                        at,
+                        "an inline type needs exactly one of `array`, `map`, `fields`, `values` or `not_shown`",
+                    );
                     return None;
                 }
                 if let Some(items) = &i.array {
-                    let name = i.name.clone().unwrap_or_else(|| format!("{inline_name}Item"));
-                    return Some(TypeRef::Array(Box::new(self.type_ref(items, at, ctx, area, &name, inline)?)));
+                    let name = i
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| format!("{inline_name}Item"));
+                    return Some(TypeRef::Array(Box::new(
+                        self.type_ref(items, at, ctx, area, &name, inline)?,
+                    )));
                 }
                 if let Some(values) = &i.map {
-                    let name = i.name.clone().unwrap_or_else(|| format!("{inline_name}Value"));
-                    return Some(TypeRef::Map(Box::new(self.type_ref(values, at, ctx, area, &name, inline)?)));
+                    let name = i
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| format!("{inline_name}Value"));
+                    return Some(TypeRef::Map(Box::new(
+                        self.type_ref(values, at, ctx, area, &name, inline)?,
+                    )));
                 }
                 if let Some(note) = &i.not_shown {
                     return Some(TypeRef::NotShown(note.clone()));
                 }
                 let name = i.name.clone().unwrap_or_else(|| inline_name.to_owned());
                 if names::camel(&name) != name || !names::is_ident(&name) {
-                    self.err(at, format!("inline type name `{name}` must be an UpperCamelCase Rust identifier"));
+                    self.err(
+                        at,
+                        format!(
+                            "inline type name `{name}` must be an UpperCamelCase Rust identifier"
+                        ),
+                    );
                     return None;
                 }
                 if ctx.types.insert(name.clone(), area.to_owned()).is_some() {
-                    self.err(at, format!("inline type `{name}` has the name of another type; give it a `name`"));
+                    self.err(
+                        at,
+                        format!(
+                            "inline type `{name}` has the name of another type; give it a `name`"
+                        ),
+                    );
                     return None;
                 }
                 let kind = if let Some(fields) = &i.fields {
                     TypeKind::Object(self.fields(fields, at, ctx, area, &name, inline))
                 } else {
-                    TypeKind::Enum(self.variants(i.values.as_deref().unwrap_or_default(), at, &name))
+                    TypeKind::Enum(self.variants(
+                        i.values.as_deref().unwrap_or_default(),
+                        at,
+                        &name,
+                    ))
                 };
                 inline.push(TypeIr {
                     name: name.clone(),
-                    description: i.description.clone().unwrap_or_else(|| format!("Inline shape named by the generator ({name}).")),
+                    description: i.description.clone().unwrap_or_else(|| {
+                        format!("Inline shape named by the generator ({name}).")
+                    }),
                     provenance: Provenance::Documented,
                     origin: Some(inline_name.to_owned()),
                     kind,
                 });
-                Some(TypeRef::Named { name, area: area.to_owned() })
+                Some(TypeRef::Named {
+                    name,
+                    area: area.to_owned(),
+                })
             }
         }
     }
 
     fn named_ref(&mut self, name: &str, at: &At<'_>, ctx: &ApiCtx) -> Option<TypeRef> {
-        let wrapped = |prefix: &str| name.strip_prefix(prefix).and_then(|r| r.strip_suffix('>')).map(str::trim);
+        let wrapped = |prefix: &str| {
+            name.strip_prefix(prefix)
+                .and_then(|r| r.strip_suffix('>'))
+                .map(str::trim)
+        };
         if let Some(inner) = wrapped("array<") {
             return Some(TypeRef::Array(Box::new(self.named_ref(inner, at, ctx)?)));
         }
@@ -473,7 +704,10 @@ impl Validator {
             "json" => TypeRef::Json,
             "not_shown" => TypeRef::NotShown("The document does not show this shape.".into()),
             other => match ctx.types.get(other) {
-                Some(area) => TypeRef::Named { name: other.to_owned(), area: area.clone() },
+                Some(area) => TypeRef::Named {
+                    name: other.to_owned(),
+                    area: area.clone(),
+                },
                 None => {
                     self.err(at, format!("unknown type `{other}`"));
                     return None;
@@ -496,13 +730,25 @@ impl Validator {
     ) -> Option<OpIr> {
         let mut ok = true;
         if names::snake(&op.id).as_deref() != Some(op.id.as_str()) {
-            self.err(at, format!("operation id `{}` must be a snake_case Rust identifier (not a keyword)", op.id));
+            self.err(
+                at,
+                format!(
+                    "operation id `{}` must be a snake_case Rust identifier (not a keyword)",
+                    op.id
+                ),
+            );
             ok = false;
         }
         let builder = names::camel(&op.id);
         let provenance = self.provenance(at, op.provenance.as_deref());
         let method = Method::parse(&op.method).unwrap_or_else(|| {
-            self.err(&at.with(&["method:"]), format!("method `{}` must be GET, POST, PUT, PATCH or DELETE", op.method));
+            self.err(
+                &at.with(&["method:"]),
+                format!(
+                    "method `{}` must be GET, POST, PUT, PATCH or DELETE",
+                    op.method
+                ),
+            );
             ok = false;
             Method::Get
         });
@@ -526,17 +772,32 @@ impl Validator {
         for p in &op.parameters {
             let pat = at.with(&["parameters:", &format!("name: {}", p.name)]);
             if !matches!(p.location.as_str(), "path" | "query" | "header") {
-                self.err(&pat.with(&["in:"]), format!("parameter location `{}` must be path, query or header", p.location));
+                self.err(
+                    &pat.with(&["in:"]),
+                    format!(
+                        "parameter location `{}` must be path, query or header",
+                        p.location
+                    ),
+                );
                 ok = false;
                 continue;
             }
             if !seen.insert((p.location.clone(), p.name.clone())) {
-                self.err(&pat, format!("duplicate {} parameter `{}`", p.location, p.name));
+                self.err(
+                    &pat,
+                    format!("duplicate {} parameter `{}`", p.location, p.name),
+                );
                 ok = false;
                 continue;
             }
             let Some(rust) = names::snake(&p.name) else {
-                self.err(&pat, format!("parameter name `{}` cannot become a Rust identifier", p.name));
+                self.err(
+                    &pat,
+                    format!(
+                        "parameter name `{}` cannot become a Rust identifier",
+                        p.name
+                    ),
+                );
                 ok = false;
                 continue;
             };
@@ -547,35 +808,57 @@ impl Validator {
             };
             let scalar_or_enum = ty.is_scalar() || matches!(&ty, TypeRef::Named { .. });
             if !scalar_or_enum {
-                self.err(&pat, format!("parameter `{}` has type `{}`; parameters must be scalars or enums", p.name, ty.display()));
+                self.err(
+                    &pat,
+                    format!(
+                        "parameter `{}` has type `{}`; parameters must be scalars or enums",
+                        p.name,
+                        ty.display()
+                    ),
+                );
                 ok = false;
                 continue;
             }
             if p.location == "path" {
                 if !p.required {
-                    self.err(&pat, format!("path parameter `{}` must be `required: true`", p.name));
+                    self.err(
+                        &pat,
+                        format!("path parameter `{}` must be `required: true`", p.name),
+                    );
                     ok = false;
                 }
                 if ty != TypeRef::String {
-                    self.err(&pat, format!("path parameter `{}` must be a string", p.name));
+                    self.err(
+                        &pat,
+                        format!("path parameter `{}` must be a string", p.name),
+                    );
                     ok = false;
                 }
                 if !placeholders.iter().any(|x| x == &p.name) {
-                    self.err(&pat, format!("path parameter `{}` is declared but `{}` has no `{{{}}}`", p.name, op.path, p.name));
+                    self.err(
+                        &pat,
+                        format!(
+                            "path parameter `{}` is declared but `{}` has no `{{{}}}`",
+                            p.name, op.path, p.name
+                        ),
+                    );
                     ok = false;
                 }
             }
             let rust = unique.claim(rust, "_");
             let provenance = self.provenance(&pat, p.provenance.as_deref());
-            params.entry(loc_key(&p.location)).or_default().push(ParamIr {
-                wire: p.name.clone(),
-                rust,
-                ty,
-                required: p.required,
-                description: p.description.clone(),
-                provenance,
-                constraints: constraints(&p.constraints),
-            });
+            params
+                .entry(loc_key(&p.location))
+                .or_default()
+                .push(ParamIr {
+                    wire: p.name.clone(),
+                    rust,
+                    ty,
+                    required: p.required,
+                    description: p.description.clone(),
+                    provenance,
+                    constraints: constraints(&p.constraints),
+                });
         }
         let mut path_params = Vec::new();
         let declared_path = params.remove("path").unwrap_or_default();
@@ -583,7 +866,13 @@ impl Validator {
             match declared_path.iter().position(|p| &p.wire == ph) {
                 Some(i) => path_params.push(clone_param(&declared_path[i])),
                 None => {
-                    self.err(&at.with(&["path:"]), format!("path parameter `{ph}` of `{}` is not declared under `parameters`", op.path));
+                    self.err(
+                        &at.with(&["path:"]),
+                        format!(
+                            "path parameter `{ph}` of `{}` is not declared under `parameters`",
+                            op.path
+                        ),
+                    );
                     ok = false;
                 }
             }
@@ -592,10 +881,12 @@ impl Validator {
         // Request body.
         let request = match &op.request {
             None => None,
-            Some(b) => self.request(b, &at.with(&["request:"]), ctx, area, &builder, inline).or_else(|| {
-                ok = false;
-                None
-            }),
+            Some(b) => self
+                .request(b, &at.with(&["request:"]), ctx, area, &builder, inline)
+                .or_else(|| {
+                    ok = false;
+                    None
+                }),
         };
 
         // Responses.
@@ -609,19 +900,24 @@ impl Validator {
                 continue;
             }
             if !(100..=599).contains(&r.status) {
-                self.err(&rat, format!("response status {} is not an HTTP status", r.status));
+                self.err(
+                    &rat,
+                    format!("response status {} is not an HTTP status", r.status),
+                );
                 ok = false;
                 continue;
             }
             let inline_name = format!("{builder}Response");
             let ty = match &r.ty {
-                Some(t) => match self.type_ref(t, &rat.with(&["type:"]), ctx, area, &inline_name, inline) {
-                    Some(t) => Some(t),
-                    None => {
-                        ok = false;
-                        continue;
+                Some(t) => {
+                    match self.type_ref(t, &rat.with(&["type:"]), ctx, area, &inline_name, inline) {
+                        Some(t) => Some(t),
+                        None => {
+                            ok = false;
+                            continue;
+                        }
                     }
-                },
+                }
                 None => None,
             };
             let kind = match (r.kind.as_deref(), &ty) {
@@ -629,12 +925,21 @@ impl Validator {
                 (None | Some("empty"), None) => ResponseKind::Empty,
                 (Some("binary"), None) => ResponseKind::Binary,
                 (Some(k @ ("json" | "empty" | "binary")), _) => {
-                    self.err(&rat, format!("a `{k}` response {} a `type`", if k == "json" { "needs" } else { "takes no" }));
+                    self.err(
+                        &rat,
+                        format!(
+                            "a `{k}` response {} a `type`",
+                            if k == "json" { "needs" } else { "takes no" }
+                        ),
+                    );
                     ok = false;
                     continue;
                 }
                 (Some(k), _) => {
-                    self.err(&rat.with(&["kind:"]), format!("response kind `{k}` must be json, binary or empty"));
+                    self.err(
+                        &rat.with(&["kind:"]),
+                        format!("response kind `{k}` must be json, binary or empty"),
+                    );
                     ok = false;
                     continue;
                 }
@@ -647,22 +952,40 @@ impl Validator {
                 .to_owned()
             });
             if !valid_media_type(&media_type) {
-                self.err(&rat.with(&["media_type:"]), format!("`{media_type}` is not a media type"));
+                self.err(
+                    &rat.with(&["media_type:"]),
+                    format!("`{media_type}` is not a media type"),
+                );
                 ok = false;
             }
-            responses.push(ResponseIr { status: r.status, kind, ty, media_type, description: r.description.clone() });
+            responses.push(ResponseIr {
+                status: r.status,
+                kind,
+                ty,
+                media_type,
+                description: r.description.clone(),
+            });
         }
-        let successes: Vec<&ResponseIr> = responses.iter().filter(|r| (200..300).contains(&r.status)).collect();
+        let successes: Vec<&ResponseIr> = responses
+            .iter()
+            .filter(|r| (200..300).contains(&r.status))
+            .collect();
         let success = match successes.first() {
             Some(s) => (*s).clone(),
             None => {
                 if ok {
-                    self.err(&at.with(&["responses:"]), format!("operation `{}` declares no 2xx response", op.id));
+                    self.err(
+                        &at.with(&["responses:"]),
+                        format!("operation `{}` declares no 2xx response", op.id),
+                    );
                 }
                 return None;
             }
         };
-        if successes.iter().any(|s| s.kind != success.kind || s.ty != success.ty) {
+        if successes
+            .iter()
+            .any(|s| s.kind != success.kind || s.ty != success.ty)
+        {
             self.err(
                 &at.with(&["responses:"]),
                 format!("operation `{}` has 2xx responses of different shapes; this generator supports one success shape per operation", op.id),
@@ -679,22 +1002,44 @@ impl Validator {
         let version_enum = (versions.len() > 1).then(|| format!("{builder}Version"));
 
         // Error family.
-        let error_family = op.error_family.clone().unwrap_or_else(|| api.default_error_family.clone());
+        let error_family = op
+            .error_family
+            .clone()
+            .unwrap_or_else(|| api.default_error_family.clone());
         if !family_names.contains(&error_family) {
-            self.err(&at.with(&["error_family:"]), format!("unknown error family `{error_family}`"));
+            self.err(
+                &at.with(&["error_family:"]),
+                format!("unknown error family `{error_family}`"),
+            );
             ok = false;
         }
-        let error_kind = families.iter().find(|f| f.name == error_family).map_or(FamilyKind::ErrorsArray, |f| f.kind);
+        let error_kind = families
+            .iter()
+            .find(|f| f.name == error_family)
+            .map_or(FamilyKind::ErrorsArray, |f| f.kind);
 
         // Pagination.
         let pagination = op.pagination.as_ref().and_then(|p| {
             let pat = at.with(&["pagination:"]);
-            if !matches!(p.style.as_str(), "query_body" | "paging_envelope" | "page_params") {
-                self.err(&pat.with(&["style:"]), format!("pagination style `{}` must be query_body, paging_envelope or page_params", p.style));
+            if !matches!(
+                p.style.as_str(),
+                "query_body" | "paging_envelope" | "page_params"
+            ) {
+                self.err(
+                    &pat.with(&["style:"]),
+                    format!(
+                        "pagination style `{}` must be query_body, paging_envelope or page_params",
+                        p.style
+                    ),
+                );
                 ok = false;
                 return None;
             }
-            Some(PaginationIr { style: p.style.clone(), items: p.items.clone(), provenance: self.provenance(&pat, p.provenance.as_deref()) })
+            Some(PaginationIr {
+                style: p.style.clone(),
+                items: p.items.clone(),
+                provenance: self.provenance(&pat, p.provenance.as_deref()),
+            })
         });
 
         if !ok {
@@ -732,53 +1077,100 @@ impl Validator {
         if let Some(date) = &l.removal
             && !valid_date(date)
         {
-            self.err(&lat.with(&["removal:"]), format!("removal date `{date}` must be YYYY-MM-DD"));
+            self.err(
+                &lat.with(&["removal:"]),
+                format!("removal date `{date}` must be YYYY-MM-DD"),
+            );
         }
         match l.status.as_str() {
             "stable" | "experimental" if l.removal.is_some() => {
-                self.err(&lat.with(&["removal:"]), format!("a {} operation cannot have a removal date", l.status));
+                self.err(
+                    &lat.with(&["removal:"]),
+                    format!("a {} operation cannot have a removal date", l.status),
+                );
                 Lifecycle::Stable
             }
             "stable" if l.note.is_some() => {
-                self.err(&lat.with(&["note:"]), "a stable operation takes no lifecycle note");
+                self.err(
+                    &lat.with(&["note:"]),
+                    "a stable operation takes no lifecycle note",
+                );
                 Lifecycle::Stable
             }
             "stable" => Lifecycle::Stable,
             "deprecated" => match &l.note {
-                Some(note) if !note.trim().is_empty() => Lifecycle::Deprecated { note: note.clone(), removal: l.removal.clone() },
+                Some(note) if !note.trim().is_empty() => Lifecycle::Deprecated {
+                    note: note.clone(),
+                    removal: l.removal.clone(),
+                },
                 _ => {
-                    self.err(&lat, "a deprecated operation needs a `note` saying what to use instead");
+                    self.err(
+                        &lat,
+                        "a deprecated operation needs a `note` saying what to use instead",
+                    );
                     Lifecycle::Stable
                 }
             },
-            "experimental" => Lifecycle::Experimental { note: l.note.clone() },
-            "removed" => Lifecycle::Removed { note: l.note.clone(), removal: l.removal.clone() },
+            "experimental" => Lifecycle::Experimental {
+                note: l.note.clone(),
+            },
+            "removed" => Lifecycle::Removed {
+                note: l.note.clone(),
+                removal: l.removal.clone(),
+            },
             other => {
-                self.err(&lat.with(&["status:"]), format!("lifecycle status `{other}` must be stable, deprecated, experimental or removed"));
+                self.err(
+                    &lat.with(&["status:"]),
+                    format!("lifecycle status `{other}` must be stable, deprecated, experimental or removed"),
+                );
                 Lifecycle::Stable
             }
         }
     }
 
-    fn request(&mut self, b: &spec::RequestBody, at: &At<'_>, ctx: &mut ApiCtx, area: &str, builder: &str, inline: &mut Vec<TypeIr>) -> Option<BodyIr> {
+    fn request(
+        &mut self,
+        b: &spec::RequestBody,
+        at: &At<'_>,
+        ctx: &mut ApiCtx,
+        area: &str,
+        builder: &str,
+        inline: &mut Vec<TypeIr>,
+    ) -> Option<BodyIr> {
         let kind = match b.kind.as_deref().unwrap_or("json") {
             "json" => BodyKind::Json,
             "form" => BodyKind::Form,
             "multipart" => BodyKind::Multipart,
             "binary" => BodyKind::Binary,
             other => {
-                self.err(&at.with(&["kind:"]), format!("request kind `{other}` must be json, form, multipart or binary"));
+                self.err(
+                    &at.with(&["kind:"]),
+                    format!("request kind `{other}` must be json, form, multipart or binary"),
+                );
                 return None;
             }
         };
         let ty = match (&b.ty, kind) {
-            (Some(t), BodyKind::Json | BodyKind::Form) => Some(self.type_ref(t, &at.with(&["type:"]), ctx, area, &format!("{builder}Request"), inline)?),
+            (Some(t), BodyKind::Json | BodyKind::Form) => Some(self.type_ref(
+                t,
+                &at.with(&["type:"]),
+                ctx,
+                area,
+                &format!("{builder}Request"),
+                inline,
+            )?),
             (None, BodyKind::Json | BodyKind::Form) => {
-                self.err(at, format!("a {} request body needs a `type`", kind.label()));
+                self.err(
+                    at,
+                    format!("a {} request body needs a `type`", kind.label()),
+                );
                 return None;
             }
             (Some(_), _) => {
-                self.err(&at.with(&["type:"]), format!("a {} request body takes no `type`", kind.label()));
+                self.err(
+                    &at.with(&["type:"]),
+                    format!("a {} request body takes no `type`", kind.label()),
+                );
                 return None;
             }
             (None, _) => None,
@@ -788,39 +1180,63 @@ impl Validator {
             return None;
         }
         if !b.parts.is_empty() && kind != BodyKind::Multipart {
-            self.err(&at.with(&["parts:"]), "`parts` belong to multipart request bodies");
+            self.err(
+                &at.with(&["parts:"]),
+                "`parts` belong to multipart request bodies",
+            );
             return None;
         }
         if let Some(mt) = &b.media_type
             && !valid_media_type(mt)
         {
-            self.err(&at.with(&["media_type:"]), format!("`{mt}` is not a media type"));
+            self.err(
+                &at.with(&["media_type:"]),
+                format!("`{mt}` is not a media type"),
+            );
             return None;
         }
         Some(BodyIr {
             kind,
             ty,
             required: b.required,
-            parts: b.parts.iter().map(|p| (p.name.clone(), p.description.clone())).collect(),
+            parts: b
+                .parts
+                .iter()
+                .map(|p| (p.name.clone(), p.description.clone()))
+                .collect(),
             description: b.description.clone(),
         })
     }
 
-    fn versions(&mut self, op: &spec::Operation, at: &At<'_>, request: &Option<BodyIr>, success: &ResponseIr, vendor: &str) -> Vec<VersionIr> {
+    fn versions(
+        &mut self,
+        op: &spec::Operation,
+        at: &At<'_>,
+        request: &Option<BodyIr>,
+        success: &ResponseIr,
+        vendor: &str,
+    ) -> Vec<VersionIr> {
         let req_json = request.as_ref().is_some_and(|b| b.kind == BodyKind::Json);
         let resp_json = success.kind == ResponseKind::Json;
         let default_ct = request.as_ref().map(|b| {
-            op.request.as_ref().and_then(|r| r.media_type.clone()).unwrap_or_else(|| {
-                match b.kind {
-                    BodyKind::Json => "application/json",
-                    BodyKind::Form => "application/x-www-form-urlencoded",
-                    BodyKind::Multipart => "multipart/form-data",
-                    BodyKind::Binary => "application/octet-stream",
-                }
-                .to_owned()
-            })
+            op.request
+                .as_ref()
+                .and_then(|r| r.media_type.clone())
+                .unwrap_or_else(|| {
+                    match b.kind {
+                        BodyKind::Json => "application/json",
+                        BodyKind::Form => "application/x-www-form-urlencoded",
+                        BodyKind::Multipart => "multipart/form-data",
+                        BodyKind::Binary => "application/octet-stream",
+                    }
+                    .to_owned()
+                })
         });
-        let explicit_accept = op.responses.iter().find(|r| r.status == success.status).and_then(|r| r.media_type.clone());
+        let explicit_accept = op
+            .responses
+            .iter()
+            .find(|r| r.status == success.status)
+            .and_then(|r| r.media_type.clone());
         if op.media_types.is_empty() {
             return vec![VersionIr {
                 label: "default".into(),
@@ -831,7 +1247,10 @@ impl Validator {
         }
         let mat = at.with(&["media_types:"]);
         if !req_json && !resp_json {
-            self.err(&mat, "`media_types` select JSON representations, but neither the request nor the response is JSON");
+            self.err(
+                &mat,
+                "`media_types` select JSON representations, but neither the request nor the response is JSON",
+            );
             return vec![];
         }
         let mut out = Vec::new();
@@ -849,12 +1268,24 @@ impl Validator {
                 );
                 return vec![];
             };
-            let variant = if label == "json" { "Json".to_owned() } else { format!("V{}", label.trim_start_matches('v').replace('.', "_")) };
+            let variant = if label == "json" {
+                "Json".to_owned()
+            } else {
+                format!("V{}", label.trim_start_matches('v').replace('.', "_"))
+            };
             out.push(VersionIr {
                 variant: variants.claim(variant, "_"),
                 label,
-                content_type: if req_json { Some(mt.clone()) } else { default_ct.clone() },
-                accept: if resp_json && explicit_accept.is_none() { mt.clone() } else { success.media_type.clone() },
+                content_type: if req_json {
+                    Some(mt.clone())
+                } else {
+                    default_ct.clone()
+                },
+                accept: if resp_json && explicit_accept.is_none() {
+                    mt.clone()
+                } else {
+                    success.media_type.clone()
+                },
             });
         }
         out
@@ -862,7 +1293,11 @@ impl Validator {
 
     /// A struct that contains itself without a `Vec` or map in between has infinite size.
     fn check_recursion(&mut self, areas: &[AreaIr], files: &[(SourceFile, spec::Area)]) {
-        let types: BTreeMap<&str, &TypeIr> = areas.iter().flat_map(|a| &a.types).map(|t| (t.name.as_str(), t)).collect();
+        let types: BTreeMap<&str, &TypeIr> = areas
+            .iter()
+            .flat_map(|a| &a.types)
+            .map(|t| (t.name.as_str(), t))
+            .collect();
         fn direct<'a>(t: &'a TypeRef, out: &mut Vec<&'a str>) {
             if let TypeRef::Named { name, .. } = t {
                 out.push(name);
@@ -881,7 +1316,10 @@ impl Validator {
             let mut visited = BTreeSet::new();
             while let Some(n) = stack.pop() {
                 if n == *name {
-                    let file = files.iter().find(|(_, a)| a.types.iter().any(|x| x.name == *name)).map(|(f, _)| f);
+                    let file = files
+                        .iter()
+                        .find(|(_, a)| a.types.iter().any(|x| x.name == *name))
+                        .map(|(f, _)| f);
                     if let Some(file) = file {
                         self.diags.push(file.diag(
                             &["types:", &format!("name: {name}")],
@@ -925,7 +1363,10 @@ fn constraints(map: &BTreeMap<String, serde_yaml::Value>) -> Vec<(String, String
         .map(|(k, v)| {
             let text = match v {
                 serde_yaml::Value::String(s) => s.clone(),
-                other => serde_yaml::to_string(other).unwrap_or_default().trim().to_owned(),
+                other => serde_yaml::to_string(other)
+                    .unwrap_or_default()
+                    .trim()
+                    .to_owned(),
             };
             (k.clone(), text)
         })
@@ -945,10 +1386,14 @@ fn path_placeholders(path: &str) -> Result<Vec<String>, String> {
         };
         let name = &rest[start + 1..start + len];
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Err(format!("path `{path}` has an invalid placeholder `{{{name}}}`"));
+            return Err(format!(
+                "path `{path}` has an invalid placeholder `{{{name}}}`"
+            ));
         }
         if out.iter().any(|n| n == name) {
-            return Err(format!("path `{path}` repeats the placeholder `{{{name}}}`"));
+            return Err(format!(
+                "path `{path}` repeats the placeholder `{{{name}}}`"
+            ));
         }
         out.push(name.to_owned());
         rest = &rest[start + len + 1..];
@@ -964,14 +1409,26 @@ fn version_label(mt: &str, vendor: &str) -> Option<String> {
     if mt == "application/json" {
         return Some("json".into());
     }
-    let v = mt.strip_prefix(&format!("application/vnd.{vendor}."))?.strip_suffix("+json")?;
-    let ok = v.starts_with('v') && v.len() > 1 && v[1..].split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+    let v = mt
+        .strip_prefix(&format!("application/vnd.{vendor}."))?
+        .strip_suffix("+json")?;
+    let ok = v.starts_with('v')
+        && v.len() > 1
+        && v[1..]
+            .split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
     ok.then(|| v.to_owned())
 }
 
 fn valid_media_type(mt: &str) -> bool {
     let mut parts = mt.splitn(2, '/');
-    let ok = |s: Option<&str>| s.is_some_and(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "+-.*_".contains(c)));
+    let ok = |s: Option<&str>| {
+        s.is_some_and(|s| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-.*_".contains(c))
+        })
+    };
     ok(parts.next()) && ok(parts.next())
 }
 
@@ -994,8 +1451,14 @@ mod tests {
         assert!(path_placeholders("a/{x}").is_err());
         assert!(path_placeholders("/a/{x").is_err());
         assert!(path_placeholders("/a/{x}/{x}").is_err());
-        assert_eq!(version_label("application/vnd.ruckus.v1.1+json", "ruckus").as_deref(), Some("v1.1"));
-        assert_eq!(version_label("application/vnd.other.v1+json", "ruckus"), None);
+        assert_eq!(
+            version_label("application/vnd.ruckus.v1.1+json", "ruckus").as_deref(),
+            Some("v1.1")
+        );
+        assert_eq!(
+            version_label("application/vnd.other.v1+json", "ruckus"),
+            None
+        );
         assert!(valid_date("2025-06-30"));
         assert!(!valid_date("2025-13-01"));
         assert!(!valid_date("30.06.2025"));

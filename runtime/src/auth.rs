@@ -83,10 +83,7 @@ impl TokenSource {
 
     fn cached(&self) -> Option<Arc<Token>> {
         let current = self.current.lock().unwrap_or_else(|e| e.into_inner());
-        current
-            .as_ref()
-            .filter(|t| t.usable(self.margin))
-            .cloned()
+        current.as_ref().filter(|t| t.usable(self.margin)).cloned()
     }
 
     /// A token that is not about to expire, fetching one if needed. However
@@ -96,9 +93,6 @@ impl TokenSource {
             return Ok(token);
         }
         let _guard = self.fetching.lock().await;
-        if let Some(token) = self.cached() {
-            return Ok(token);
-        }
         let token = Arc::new(self.fetch(http).await?);
         *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(token.clone());
         Ok(token)
@@ -262,7 +256,10 @@ mod tests {
 
     #[test]
     fn redacts() {
-        assert_eq!(redact("bad secret s3 here s3", "s3"), "bad secret *** here ***");
+        assert_eq!(
+            redact("bad secret s3 here s3", "s3"),
+            "bad secret *** here ***"
+        );
         assert_eq!(redact("x", ""), "x");
         assert_eq!(redact("echo a%2Bb c+d", "a+b c+d"), "echo a%2Bb c+d");
         assert_eq!(redact("echo a%2Bb+c%2Bd", "a+b c+d"), "echo ***");

@@ -75,16 +75,21 @@ impl Client {
         }
         let token_url = config.resolve_token_url(auth);
         check_base_url("token URL", &token_url).map_err(Error::invalid)?;
-        let tenant_header = HeaderName::from_bytes(auth.tenant_header.as_bytes()).map_err(|_| {
-            Error::invalid(format!(
-                "`{}` is not a valid tenant header name",
-                auth.tenant_header
-            ))
-        })?;
+        let tenant_header =
+            HeaderName::from_bytes(auth.tenant_header.as_bytes()).map_err(|_| {
+                Error::invalid(format!(
+                    "`{}` is not a valid tenant header name",
+                    auth.tenant_header
+                ))
+            })?;
         let user_agent = HeaderValue::from_str(&config.user_agent).map_err(|_| {
             Error::invalid("the user agent contains characters not allowed in a header")
         })?;
-        let tenant = config.delegated_tenant.as_deref().map(Tenant::new).transpose()?;
+        let tenant = config
+            .delegated_tenant
+            .as_deref()
+            .map(Tenant::new)
+            .transpose()?;
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(config.connect_timeout)

@@ -270,13 +270,18 @@ mod tests {
 
     #[test]
     fn base_urls() {
-        assert_eq!(config().resolve_base_url(&API), "https://api.ruckus.cloud/ai");
+        assert_eq!(
+            config().resolve_base_url(&API),
+            "https://api.ruckus.cloud/ai"
+        );
         assert_eq!(
             config().region(Region::Europe).resolve_base_url(&API),
             "https://api.eu.ruckus.cloud/ai"
         );
         assert_eq!(
-            config().base_url("http://127.0.0.1:9/").resolve_base_url(&API),
+            config()
+                .base_url("http://127.0.0.1:9/")
+                .resolve_base_url(&API),
             "http://127.0.0.1:9/ai"
         );
         assert_eq!(

@@ -146,7 +146,12 @@ struct ApiErrorInner {
 }
 
 impl ApiError {
-    pub(crate) fn new(status: u16, request_id: Option<String>, body: ErrorBody, raw: Bytes) -> Self {
+    pub(crate) fn new(
+        status: u16,
+        request_id: Option<String>,
+        body: ErrorBody,
+        raw: Bytes,
+    ) -> Self {
         ApiError(Box::new(ApiErrorInner {
             status,
             request_id,
@@ -222,7 +227,12 @@ struct DecodeErrorInner {
 }
 
 impl DecodeError {
-    pub(crate) fn new(status: u16, request_id: Option<String>, message: String, raw: Bytes) -> Self {
+    pub(crate) fn new(
+        status: u16,
+        request_id: Option<String>,
+        message: String,
+        raw: Bytes,
+    ) -> Self {
         DecodeError(Box::new(DecodeErrorInner {
             status,
             request_id,
@@ -296,7 +306,11 @@ mod tests {
 
     #[test]
     fn error_stays_small() {
-        assert!(std::mem::size_of::<Error>() <= 40, "{}", std::mem::size_of::<Error>());
+        assert!(
+            std::mem::size_of::<Error>() <= 40,
+            "{}",
+            std::mem::size_of::<Error>()
+        );
     }
 
     #[test]
@@ -321,7 +335,12 @@ mod tests {
         assert!(Error::Timeout.is_retryable());
         assert!(!Error::invalid("x").is_retryable());
         assert_eq!(Error::invalid("x").status(), None);
-        let d = Error::Decode(DecodeError::new(200, None, "bad".into(), Bytes::from_static(b"{")));
+        let d = Error::Decode(DecodeError::new(
+            200,
+            None,
+            "bad".into(),
+            Bytes::from_static(b"{"),
+        ));
         assert_eq!(d.status(), Some(200));
         assert_eq!(d.raw_body(), Some(&b"{"[..]));
         assert!(!d.is_retryable());

@@ -144,7 +144,10 @@ pub(crate) fn decode(family: ErrorFamily, raw: &[u8]) -> (ErrorBody, Option<Stri
         },
         ErrorFamily::StatusMessage => {
             let known = ["status", "message", "debugMessage", "subErrors"];
-            if known.iter().any(|k| map.get(*k).is_some_and(|v| !v.is_null())) {
+            if known
+                .iter()
+                .any(|k| map.get(*k).is_some_and(|v| !v.is_null()))
+            {
                 ErrorBody::StatusMessage(StatusMessageBody {
                     status: text(&map, "status"),
                     timestamp: text(&map, "timestamp"),
@@ -248,6 +251,9 @@ mod tests {
     #[test]
     fn deep_nesting_does_not_panic() {
         let raw = "[".repeat(100_000);
-        assert_eq!(decode(ErrorFamily::ErrorsArray, raw.as_bytes()).0, ErrorBody::Raw);
+        assert_eq!(
+            decode(ErrorFamily::ErrorsArray, raw.as_bytes()).0,
+            ErrorBody::Raw
+        );
     }
 }

@@ -43,11 +43,12 @@ pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawRespons
                 return Err(err);
             }
         };
+        let mut headers = req.headers.clone();
+        headers.insert(AUTHORIZATION, token.header().clone());
         let mut builder = shared
             .http
             .request(method.clone(), &req.url)
-            .headers(req.headers.clone())
-            .header(AUTHORIZATION, token.header().clone())
+            .headers(headers)
             .timeout(shared.config.request_timeout);
         if let Some(body) = &req.body {
             builder = builder.body(body.clone());

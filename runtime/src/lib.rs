@@ -43,9 +43,7 @@ pub use client::Client;
 pub use config::{Config, Credentials, Region};
 pub use enums::UnknownValue;
 pub use error::{ApiError, DecodeError, Error};
-pub use error_body::{
-    ErrorBody, ErrorDetail, ErrorObjectBody, ErrorsArrayBody, StatusMessageBody,
-};
+pub use error_body::{ErrorBody, ErrorDetail, ErrorObjectBody, ErrorsArrayBody, StatusMessageBody};
 pub use multipart::Multipart;
 pub use operation::{Api, AuthSettings, ErrorFamily, Hosts, MediaTypes, Method, Operation};
 pub use request::Request;

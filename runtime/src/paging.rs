@@ -142,8 +142,13 @@ mod tests {
     async fn stops_after_empty_page() {
         let (out, requested) = run(
             1,
-            vec![Ok(page(&[1, 2], None)), Ok(page(&[3], None)), Ok(page(&[], None))],
-        ).await;
+            vec![
+                Ok(page(&[1, 2], None)),
+                Ok(page(&[3], None)),
+                Ok(page(&[], None)),
+            ],
+        )
+        .await;
         assert_eq!(requested, vec![1, 2, 3]);
         assert_eq!(out.len(), 3);
         assert_eq!(out[2], Ok(page(&[], None)));
@@ -151,12 +156,13 @@ mod tests {
 
     #[tokio::test]
     async fn stops_after_short_page() {
-        let (out, requested) = run(
-            0,
-            vec![Ok(page(&[1, 2], Some(2))), Ok(page(&[3], Some(2)))],
-        ).await;
+        let (out, requested) =
+            run(0, vec![Ok(page(&[1, 2], Some(2))), Ok(page(&[3], Some(2)))]).await;
         assert_eq!(requested, vec![0, 1]);
-        assert_eq!(out, vec![Ok(page(&[1, 2], Some(2))), Ok(page(&[3], Some(2)))]);
+        assert_eq!(
+            out,
+            vec![Ok(page(&[1, 2], Some(2))), Ok(page(&[3], Some(2)))]
+        );
     }
 
     #[tokio::test]
@@ -168,17 +174,18 @@ mod tests {
                 Ok(page(&[3, 4], Some(2))),
                 Ok(page(&[3, 4], Some(2))),
             ],
-        ).await;
+        )
+        .await;
         assert_eq!(requested, vec![1, 2, 3]);
-        assert_eq!(out, vec![Ok(page(&[1, 2], Some(2))), Ok(page(&[3, 4], Some(2)))]);
+        assert_eq!(
+            out,
+            vec![Ok(page(&[1, 2], Some(2))), Ok(page(&[3, 4], Some(2)))]
+        );
     }
 
     #[tokio::test]
     async fn stops_after_error() {
-        let (out, requested) = run(
-            1,
-            vec![Ok(page(&[1], Some(1))), Err(Error::Timeout)],
-        ).await;
+        let (out, requested) = run(1, vec![Ok(page(&[1], Some(1))), Err(Error::Timeout)]).await;
         assert_eq!(requested, vec![1, 2]);
         assert_eq!(out.len(), 2);
         assert!(out[1].is_err());
@@ -193,7 +200,13 @@ mod tests {
 
     #[test]
     fn fingerprint_is_stable_and_content_sensitive() {
-        assert_eq!(fingerprint_of(&page(&[1], None)), fingerprint_of(&page(&[1], None)));
-        assert_ne!(fingerprint_of(&page(&[1], None)), fingerprint_of(&page(&[2], None)));
+        assert_eq!(
+            fingerprint_of(&page(&[1], None)),
+            fingerprint_of(&page(&[1], None))
+        );
+        assert_ne!(
+            fingerprint_of(&page(&[1], None)),
+            fingerprint_of(&page(&[2], None))
+        );
     }
 }

@@ -41,7 +41,9 @@ pub(crate) fn expand(template: &str, params: &[&str]) -> Result<String, String> 
         out.push_str(&rest[..open]);
         let after = &rest[open + 1..];
         let Some(close) = after.find('}') else {
-            return Err(format!("unterminated placeholder in path template `{template}`"));
+            return Err(format!(
+                "unterminated placeholder in path template `{template}`"
+            ));
         };
         let name = &after[..close];
         let Some(value) = params.next() else {
@@ -87,7 +89,9 @@ pub(crate) fn fill_token_url(template: &str, host: &str, tenant_id: Option<&str>
 pub(crate) fn check_base_url(what: &str, url: &str) -> Result<(), String> {
     let lower = url.to_ascii_lowercase();
     if !(lower.starts_with("http://") || lower.starts_with("https://")) {
-        return Err(format!("{what} `{url}` must start with http:// or https://"));
+        return Err(format!(
+            "{what} `{url}` must start with http:// or https://"
+        ));
     }
     reqwest::Url::parse(url)
         .map(|_| ())

@@ -161,7 +161,9 @@ impl<'a> Request<'a> {
         } else {
             let id = self.op.id;
             let count = self.op.versions.len();
-            self.fail(|| format!("operation `{id}` has {count} versions; index {index} is out of range"));
+            self.fail(|| {
+                format!("operation `{id}` has {count} versions; index {index} is out of range")
+            });
         }
     }
 

@@ -42,7 +42,8 @@ async fn token_request_has_the_client_credentials_form() {
     assert_eq!(value, json!({"id": "1"}));
 
     let token_request = &received(&server, "/oauth2/token").await[0];
-    let mut form: Vec<(String, String)> = serde_urlencoded::from_bytes(&token_request.body).unwrap();
+    let mut form: Vec<(String, String)> =
+        serde_urlencoded::from_bytes(&token_request.body).unwrap();
     form.sort();
     assert_eq!(
         form,
@@ -80,7 +81,9 @@ async fn token_url_without_tenant_and_exact_override() {
     let config = config
         .token_tenant_id("ignored")
         .token_url(format!("{}/custom/token", server.uri()));
-    get_thing(&Client::new(config, &AUTH).unwrap()).await.unwrap();
+    get_thing(&Client::new(config, &AUTH).unwrap())
+        .await
+        .unwrap();
 }
 
 #[tokio::test]
@@ -93,7 +96,9 @@ async fn token_is_cached_and_shared_by_clones() {
     get_thing(&client).await.unwrap();
     get_thing(&client).await.unwrap();
     get_thing(&client.clone()).await.unwrap();
-    get_thing(&client.with_tenant("other").unwrap()).await.unwrap();
+    get_thing(&client.with_tenant("other").unwrap())
+        .await
+        .unwrap();
 }
 
 #[tokio::test]
@@ -295,7 +300,13 @@ async fn malformed_token_responses_are_auth_errors() {
         ok_thing().expect(0).mount(&server).await;
         let err = get_thing(&client(&server)).await.unwrap_err();
         assert!(
-            matches!(err, Error::Auth { status: Some(200), .. }),
+            matches!(
+                err,
+                Error::Auth {
+                    status: Some(200),
+                    ..
+                }
+            ),
             "{err:?}"
         );
     }

@@ -71,7 +71,14 @@ async fn too_many_requests_honours_retry_after_up_to_the_cap() {
 #[tokio::test]
 async fn too_many_requests_without_retry_after_backs_off() {
     let server = server().await;
-    fail_then_succeed(&server, "POST", "/api/things", ResponseTemplate::new(429), 2).await;
+    fail_then_succeed(
+        &server,
+        "POST",
+        "/api/things",
+        ResponseTemplate::new(429),
+        2,
+    )
+    .await;
     let policy = RetryPolicy::default()
         .initial_backoff(Duration::from_millis(40))
         .max_backoff(Duration::from_millis(80));
@@ -97,11 +104,7 @@ async fn gives_up_after_max_attempts_with_the_last_answer() {
         .expect(4)
         .mount(&server)
         .await;
-    let client = Client::new(
-        config(&server).retry(fast_retry().max_attempts(4)),
-        &AUTH,
-    )
-    .unwrap();
+    let client = Client::new(config(&server).retry(fast_retry().max_attempts(4)), &AUTH).unwrap();
 
     let err = call(&client, &GET_THING, &["1"]).await.unwrap_err();
     assert_eq!(err.status(), Some(429));
@@ -127,18 +130,35 @@ async fn retry_policy_none_sends_once() {
 #[tokio::test]
 async fn locked_is_retried_even_for_post() {
     let server = server().await;
-    fail_then_succeed(&server, "POST", "/api/things", ResponseTemplate::new(423), 1).await;
+    fail_then_succeed(
+        &server,
+        "POST",
+        "/api/things",
+        ResponseTemplate::new(423),
+        1,
+    )
+    .await;
     call(&client(&server), &POST_THING, &[]).await.unwrap();
     assert_eq!(received(&server, "/api/things").await.len(), 2);
 }
 
 #[tokio::test]
 async fn gateway_errors_are_retried_for_idempotent_methods_only() {
-    for (op, http_method) in [(&GET_THING, "GET"), (&PUT_THING, "PUT"), (&DELETE_THING, "DELETE")] {
+    for (op, http_method) in [
+        (&GET_THING, "GET"),
+        (&PUT_THING, "PUT"),
+        (&DELETE_THING, "DELETE"),
+    ] {
         for status in [502, 503, 504] {
             let server = server().await;
-            fail_then_succeed(&server, http_method, "/api/things/1", ResponseTemplate::new(status), 1)
-                .await;
+            fail_then_succeed(
+                &server,
+                http_method,
+                "/api/things/1",
+                ResponseTemplate::new(status),
+                1,
+            )
+            .await;
             call(&client(&server), op, &["1"])
                 .await
                 .unwrap_or_else(|e| panic!("{http_method} {status}: {e}"));
@@ -150,12 +170,27 @@ async fn gateway_errors_are_retried_for_idempotent_methods_only() {
         (&PATCH_THING, "PATCH", &["1"][..]),
     ] {
         let server = server().await;
-        let url_path = if params.is_empty() { "/api/things" } else { "/api/things/1" };
-        fail_then_succeed(&server, http_method, url_path, ResponseTemplate::new(503), 1).await;
+        let url_path = if params.is_empty() {
+            "/api/things"
+        } else {
+            "/api/things/1"
+        };
+        fail_then_succeed(
+            &server,
+            http_method,
+            url_path,
+            ResponseTemplate::new(503),
+            1,
+        )
+        .await;
         let err = call(&client(&server), op, params).await.unwrap_err();
         assert_eq!(err.status(), Some(503), "{http_method}");
         assert!(err.is_retryable());
-        assert_eq!(received(&server, "/api/things").await.len(), 1, "{http_method}");
+        assert_eq!(
+            received(&server, "/api/things").await.len(),
+            1,
+            "{http_method}"
+        );
     }
 }
 
@@ -169,7 +204,9 @@ async fn other_errors_are_not_retried() {
             .expect(1)
             .mount(&server)
             .await;
-        let err = call(&client(&server), &GET_THING, &["1"]).await.unwrap_err();
+        let err = call(&client(&server), &GET_THING, &["1"])
+            .await
+            .unwrap_err();
         assert_eq!(err.status(), Some(status));
         assert!(!err.is_retryable());
     }
@@ -241,13 +278,11 @@ fn hang_up_server() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) 
     let count = std::sync::Arc::new(AtomicUsize::new(0));
     let counted = count.clone();
     std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            if let Ok(stream) = stream {
-                counted.fetch_add(1, Ordering::SeqCst);
-                let mut buf = [0u8; 4096];
-                let _ = std::io::Read::read(&mut &stream, &mut buf);
-                drop(stream);
-            }
+        for stream in listener.incoming().flatten() {
+            counted.fetch_add(1, Ordering::SeqCst);
+            let mut buf = [0u8; 4096];
+            let _ = std::io::Read::read(&mut &stream, &mut buf);
+            drop(stream);
         }
     });
     (base, count)

@@ -8,36 +8,58 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/valid").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/valid")
+        .join(name)
 }
 
 fn generate(top: &Path) -> BTreeMap<String, String> {
     match ruckus_codegen::generate(top) {
         Ok(files) => files,
-        Err(diags) => panic!("{}", diags.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")),
+        Err(diags) => panic!(
+            "{}",
+            diags
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
     }
 }
 
 /// Every file of one generation, each under a header naming its path.
 fn render(files: &BTreeMap<String, String>) -> String {
-    files.iter().map(|(path, text)| format!("=== {path} ===\n{text}\n")).collect()
+    files
+        .iter()
+        .map(|(path, text)| format!("=== {path} ===\n{text}\n"))
+        .collect()
 }
 
 #[test]
 fn shapes_fixture_output() {
-    insta::assert_snapshot!("shapes", render(&generate(&fixture("shapes").join("ruckus-one.yaml"))));
+    insta::assert_snapshot!(
+        "shapes",
+        render(&generate(&fixture("shapes").join("ruckus-one.yaml")))
+    );
 }
 
 #[test]
 fn operations_fixture_output() {
-    insta::assert_snapshot!("operations", render(&generate(&fixture("operations").join("ruckus-one.yaml"))));
+    insta::assert_snapshot!(
+        "operations",
+        render(&generate(&fixture("operations").join("ruckus-one.yaml")))
+    );
 }
 
 #[test]
 fn generating_twice_is_byte_identical() {
     for name in ["shapes", "operations"] {
         let top = fixture(name).join("ruckus-one.yaml");
-        assert_eq!(render(&generate(&top)), render(&generate(&top)), "fixture {name}");
+        assert_eq!(
+            render(&generate(&top)),
+            render(&generate(&top)),
+            "fixture {name}"
+        );
     }
 }
 
@@ -50,7 +72,9 @@ impl Edited {
     fn new(name: &str, file: &str, from: &str, to: &str) -> Self {
         static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let dir = std::env::temp_dir().join(format!("ruckus-snap-{}-{n}", std::process::id())).join(name);
+        let dir = std::env::temp_dir()
+            .join(format!("ruckus-snap-{}-{n}", std::process::id()))
+            .join(name);
         copy_dir(&fixture(name), &dir);
         let path = dir.join(file);
         let text = std::fs::read_to_string(&path).expect("fixture file");
@@ -86,12 +110,27 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// The files whose text differs, and the lines only the edited output has.
-fn changes(before: &BTreeMap<String, String>, after: &BTreeMap<String, String>) -> (Vec<String>, Vec<String>) {
-    let files: Vec<String> = after.keys().filter(|k| before.get(*k) != after.get(*k)).cloned().collect();
+fn changes(
+    before: &BTreeMap<String, String>,
+    after: &BTreeMap<String, String>,
+) -> (Vec<String>, Vec<String>) {
+    let files: Vec<String> = after
+        .keys()
+        .filter(|k| before.get(*k) != after.get(*k))
+        .cloned()
+        .collect();
     let mut added = Vec::new();
     for f in &files {
-        let old: std::collections::BTreeSet<&str> = before.get(f).map(|t| t.lines().collect()).unwrap_or_default();
-        added.extend(after[f].lines().filter(|l| !old.contains(l)).map(|l| l.trim().to_owned()));
+        let old: std::collections::BTreeSet<&str> = before
+            .get(f)
+            .map(|t| t.lines().collect())
+            .unwrap_or_default();
+        added.extend(
+            after[f]
+                .lines()
+                .filter(|l| !old.contains(l))
+                .map(|l| l.trim().to_owned()),
+        );
     }
     (files, added)
 }
@@ -99,24 +138,68 @@ fn changes(before: &BTreeMap<String, String>, after: &BTreeMap<String, String>) 
 #[test]
 fn changing_a_media_type_version_changes_code_and_docs() {
     let before = generate(&fixture("operations").join("ruckus-one.yaml"));
-    let edited = Edited::new("operations", "demo/calls.yaml", "application/vnd.ruckus.v1.1+json", "application/vnd.ruckus.v1.2+json");
+    let edited = Edited::new(
+        "operations",
+        "demo/calls.yaml",
+        "application/vnd.ruckus.v1.1+json",
+        "application/vnd.ruckus.v1.2+json",
+    );
     let after = edited.generate();
     let (files, added) = changes(&before, &after);
-    assert_eq!(files, vec!["docs/demo/calls.md", "fixture-operations/src/demo/calls.rs"], "only the area's code and docs move");
-    assert!(added.iter().any(|l| l == "content_type: Some(\"application/vnd.ruckus.v1.2+json\"),"), "{added:#?}");
-    assert!(added.iter().any(|l| l == "accept: \"application/vnd.ruckus.v1.2+json\","), "{added:#?}");
-    assert!(added.iter().any(|l| l == "V1_2,"), "the version enum gains V1_2: {added:#?}");
-    assert!(added.iter().any(|l| l.starts_with("| v1.2 | `application/vnd.ruckus.v1.2+json`")), "{added:#?}");
-    assert_ne!(render(&before), render(&after), "the operations snapshot would fail");
+    assert_eq!(
+        files,
+        vec!["docs/demo/calls.md", "fixture-operations/src/demo/calls.rs"],
+        "only the area's code and docs move"
+    );
+    assert!(
+        added
+            .iter()
+            .any(|l| l == "content_type: Some(\"application/vnd.ruckus.v1.2+json\"),"),
+        "{added:#?}"
+    );
+    assert!(
+        added
+            .iter()
+            .any(|l| l == "accept: \"application/vnd.ruckus.v1.2+json\","),
+        "{added:#?}"
+    );
+    assert!(
+        added.iter().any(|l| l == "V1_2,"),
+        "the version enum gains V1_2: {added:#?}"
+    );
+    assert!(
+        added
+            .iter()
+            .any(|l| l.starts_with("| v1.2 | `application/vnd.ruckus.v1.2+json`")),
+        "{added:#?}"
+    );
+    assert_ne!(
+        render(&before),
+        render(&after),
+        "the operations snapshot would fail"
+    );
 }
 
 #[test]
 fn changing_a_deprecation_changes_code_and_docs() {
     let before = generate(&fixture("operations").join("ruckus-one.yaml"));
-    let edited = Edited::new("operations", "demo/calls.yaml", "removal: 2025-06-30", "removal: 2026-01-31");
+    let edited = Edited::new(
+        "operations",
+        "demo/calls.yaml",
+        "removal: 2025-06-30",
+        "removal: 2026-01-31",
+    );
     let (files, added) = changes(&before, &edited.generate());
-    assert_eq!(files, vec!["docs/demo/calls.md", "fixture-operations/src/demo/calls.rs"]);
-    assert!(added.iter().any(|l| l == "#[deprecated(note = \"Use query_widgets. (removal: 2026-01-31)\")]"), "{added:#?}");
+    assert_eq!(
+        files,
+        vec!["docs/demo/calls.md", "fixture-operations/src/demo/calls.rs"]
+    );
+    assert!(
+        added
+            .iter()
+            .any(|l| l == "#[deprecated(note = \"Use query_widgets. (removal: 2026-01-31)\")]"),
+        "{added:#?}"
+    );
 
     // Deprecating a stable operation adds the attribute and changes the docs' lifecycle column.
     let edited = Edited::new(
@@ -126,16 +209,31 @@ fn changing_a_deprecation_changes_code_and_docs() {
         "  - id: get_widget\n    name: Get Widget\n    lifecycle:\n      status: deprecated\n      note: Use the v2 widget.\n",
     );
     let (_, added) = changes(&before, &edited.generate());
-    assert!(added.iter().any(|l| l == "#[deprecated(note = \"Use the v2 widget.\")]"), "{added:#?}");
-    assert!(added.iter().any(|l| l.contains("`/widgets/{widgetId}` | deprecated |")), "{added:#?}");
+    assert!(
+        added
+            .iter()
+            .any(|l| l == "#[deprecated(note = \"Use the v2 widget.\")]"),
+        "{added:#?}"
+    );
+    assert!(
+        added
+            .iter()
+            .any(|l| l.contains("`/widgets/{widgetId}` | deprecated |")),
+        "{added:#?}"
+    );
 }
 
 #[test]
 fn removed_operations_are_documented_but_not_generated() {
     let files = generate(&fixture("operations").join("ruckus-one.yaml"));
     let code = &files["fixture-operations/src/demo/calls.rs"];
-    assert!(!code.contains("pub fn query_widgets_v2"), "removed operation must not be generated");
-    assert!(code.contains("`POST /widgets/query/v2` (Query Widgets v2): removed: v2 and v3 variants were removed."));
+    assert!(
+        !code.contains("pub fn query_widgets_v2"),
+        "removed operation must not be generated"
+    );
+    assert!(code.contains(
+        "`POST /widgets/query/v2` (Query Widgets v2): removed: v2 and v3 variants were removed."
+    ));
     let docs = &files["docs/demo/calls.md"];
     assert!(docs.contains("| [`query_widgets_v2`](#query-widgets-v2) Query Widgets v2 | POST | `/widgets/query/v2` | removed |"));
 }
@@ -145,7 +243,10 @@ fn every_generated_file_starts_with_the_preamble() {
     for name in ["shapes", "operations"] {
         for (path, text) in generate(&fixture(name).join("ruckus-one.yaml")) {
             let first = text.lines().next().unwrap_or_default();
-            assert!(first.contains(ruckus_codegen::PREAMBLE), "{name}/{path}: {first}");
+            assert!(
+                first.contains(ruckus_codegen::PREAMBLE),
+                "{name}/{path}: {first}"
+            );
         }
     }
 }

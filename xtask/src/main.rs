@@ -28,8 +28,12 @@ impl Paths {
     /// process moves there) so diagnostics read `spec/...:12`.
     fn workspace() -> Result<Self, String> {
         let root = workspace_root();
-        std::env::set_current_dir(&root).map_err(|e| format!("cannot enter {}: {e}", root.display()))?;
-        Ok(Paths { spec: SPEC.into(), out: GENERATED.into() })
+        std::env::set_current_dir(&root)
+            .map_err(|e| format!("cannot enter {}: {e}", root.display()))?;
+        Ok(Paths {
+            spec: SPEC.into(),
+            out: GENERATED.into(),
+        })
     }
 }
 
@@ -78,7 +82,10 @@ fn usage() -> String {
 }
 
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
 }
 
 fn run_generator(paths: &Paths) -> Result<BTreeMap<String, String>, String> {
@@ -87,7 +94,11 @@ fn run_generator(paths: &Paths) -> Result<BTreeMap<String, String>, String> {
 
 fn report(diags: Vec<ruckus_codegen::Diagnostic>, out: &Path) -> String {
     let mut s: String = diags.iter().map(|d| format!("{d}\n")).collect();
-    s.push_str(&format!("{} error(s); nothing was written to {}", diags.len(), out.display()));
+    s.push_str(&format!(
+        "{} error(s); nothing was written to {}",
+        diags.len(),
+        out.display()
+    ));
     s
 }
 
@@ -101,7 +112,8 @@ fn generate(paths: &Paths) -> Result<(), String> {
             continue;
         }
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
         }
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         written += 1;
@@ -110,12 +122,17 @@ fn generate(paths: &Paths) -> Result<(), String> {
     for rel in existing_files(dir)? {
         if !files.contains_key(&rel) {
             let path = dir.join(&rel);
-            std::fs::remove_file(&path).map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+            std::fs::remove_file(&path)
+                .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
             removed += 1;
         }
     }
     remove_empty_dirs(dir);
-    eprintln!("{}: {} files, {written} written, {removed} removed", dir.display(), files.len());
+    eprintln!(
+        "{}: {} files, {written} written, {removed} removed",
+        dir.display(),
+        files.len()
+    );
     Ok(())
 }
 
@@ -132,18 +149,30 @@ fn check(paths: &Paths) -> Result<(), String> {
             let diff = similar::TextDiff::from_lines(&have, want);
             let a = format!("a/{GENERATED}/{rel}");
             let b = format!("b/{GENERATED}/{rel}");
-            out.push_str(&diff.unified_diff().context_radius(3).header(&a, &b).to_string());
+            out.push_str(
+                &diff
+                    .unified_diff()
+                    .context_radius(3)
+                    .header(&a, &b)
+                    .to_string(),
+            );
         }
     }
     let stale: BTreeSet<&String> = on_disk.iter().filter(|r| !files.contains_key(*r)).collect();
     for rel in &stale {
-        out.push_str(&format!("{}/{rel}: not generator output (would be removed)\n", dir.display()));
+        out.push_str(&format!(
+            "{}/{rel}: not generator output (would be removed)\n",
+            dir.display()
+        ));
     }
     if out.is_empty() {
         eprintln!("{} is up to date ({} files)", dir.display(), files.len());
         Ok(())
     } else {
-        Err(format!("{out}\n{} is stale: run `cargo xtask generate` and commit the result", dir.display()))
+        Err(format!(
+            "{out}\n{} is stale: run `cargo xtask generate` and commit the result",
+            dir.display()
+        ))
     }
 }
 
@@ -164,7 +193,9 @@ fn existing_files(dir: &Path) -> Result<Vec<String>, String> {
             Err(e) => return Err(format!("cannot read {}: {e}", d.display())),
         };
         for entry in entries {
-            let path = entry.map_err(|e| format!("cannot read {}: {e}", d.display()))?.path();
+            let path = entry
+                .map_err(|e| format!("cannot read {}: {e}", d.display()))?
+                .path();
             if path.is_dir() {
                 stack.push(path);
             } else if let Ok(rel) = path.strip_prefix(dir) {
@@ -194,7 +225,10 @@ mod tests {
     #[test]
     fn generated_output_is_up_to_date() {
         let root = super::workspace_root();
-        let paths = super::Paths { spec: root.join(super::SPEC), out: root.join(super::GENERATED) };
+        let paths = super::Paths {
+            spec: root.join(super::SPEC),
+            out: root.join(super::GENERATED),
+        };
         if let Err(diff) = super::check(&paths) {
             panic!("{diff}");
         }

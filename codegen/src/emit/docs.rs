@@ -10,7 +10,10 @@ pub fn docs(ir: &Ir) -> Vec<(String, String)> {
     let mut out = vec![("docs/README.md".to_owned(), index(ir))];
     for api in &ir.apis {
         for area in &api.areas {
-            out.push((format!("docs/{}/{}.md", api.name, area.name), area_page(ir, api, area)));
+            out.push((
+                format!("docs/{}/{}.md", api.name, area.name),
+                area_page(ir, api, area),
+            ));
         }
     }
     out
@@ -40,7 +43,10 @@ fn index(ir: &Ir) -> String {
     s.push_str("| Setting | Value | Provenance |\n|---|---|---|\n");
     for (name, v) in [
         ("Token URL (with tenant)", &ir.auth.token_url),
-        ("Token URL (without tenant)", &ir.auth.token_url_without_tenant),
+        (
+            "Token URL (without tenant)",
+            &ir.auth.token_url_without_tenant,
+        ),
         ("Delegated tenant header", &ir.auth.tenant_header),
     ] {
         let _ = writeln!(s, "| {name} | `{}` | {} |", v.value, prov(&v.provenance));
@@ -48,21 +54,57 @@ fn index(ir: &Ir) -> String {
     for api in &ir.apis {
         let _ = writeln!(s, "\n## {}\n", prose(&api.title));
         let _ = writeln!(s, "{}\n", prose(&api.description));
-        let _ = writeln!(s, "Rust module `{}::{}`; source document `{}`.\n", ir.krate.name.replace('-', "_"), api.name, api.source);
+        let _ = writeln!(
+            s,
+            "Rust module `{}::{}`; source document `{}`.\n",
+            ir.krate.name.replace('-', "_"),
+            api.name,
+            api.source
+        );
         s.push_str("| Setting | Value | Provenance |\n|---|---|---|\n");
-        let prefix = if api.prefix.value.is_empty() { "(none)".to_owned() } else { format!("`{}`", api.prefix.value) };
-        let _ = writeln!(s, "| Path prefix | {prefix} | {} |", prov(&api.prefix.provenance));
-        let hosts = format!("Asia `{}`, Europe `{}`, North America `{}`", api.hosts.asia, api.hosts.europe, api.hosts.north_america);
+        let prefix = if api.prefix.value.is_empty() {
+            "(none)".to_owned()
+        } else {
+            format!("`{}`", api.prefix.value)
+        };
+        let _ = writeln!(
+            s,
+            "| Path prefix | {prefix} | {} |",
+            prov(&api.prefix.provenance)
+        );
+        let hosts = format!(
+            "Asia `{}`, Europe `{}`, North America `{}`",
+            api.hosts.asia, api.hosts.europe, api.hosts.north_america
+        );
         let _ = writeln!(s, "| Hosts | {hosts} | {} |", prov(&api.hosts.provenance));
-        let _ = writeln!(s, "| Versioned media types | `application/vnd.{}.<version>+json` | documented |", api.media_vendor);
+        let _ = writeln!(
+            s,
+            "| Versioned media types | `application/vnd.{}.<version>+json` | documented |",
+            api.media_vendor
+        );
         s.push_str("\nError body families:\n\n| Family | Decoded as | Body | Description | Provenance |\n|---|---|---|---|---|\n");
         for f in &api.families {
-            let body = f.body.as_deref().map_or("-".to_owned(), |b| format!("`{b}`"));
-            let _ = writeln!(s, "| `{}` | `{}` | {body} | {} | {} |", f.name, f.kind.variant(), prose(&f.description), prov(&f.provenance));
+            let body = f
+                .body
+                .as_deref()
+                .map_or("-".to_owned(), |b| format!("`{b}`"));
+            let _ = writeln!(
+                s,
+                "| `{}` | `{}` | {body} | {} | {} |",
+                f.name,
+                f.kind.variant(),
+                prose(&f.description),
+                prov(&f.provenance)
+            );
         }
         s.push_str("\n| Area | Operations | Stable | Deprecated | Experimental | Removed | Types |\n|---|---|---|---|---|---|---|\n");
         for a in &api.areas {
-            let count = |label: &str| a.operations.iter().filter(|o| o.lifecycle.label() == label).count();
+            let count = |label: &str| {
+                a.operations
+                    .iter()
+                    .filter(|o| o.lifecycle.label() == label)
+                    .count()
+            };
             let _ = writeln!(
                 s,
                 "| [{}]({}/{}.md) | {} | {} | {} | {} | {} | {} |",
@@ -87,7 +129,11 @@ fn area_page(ir: &Ir, api: &ApiIr, area: &AreaIr) -> String {
     if let Some(d) = &area.description {
         let _ = writeln!(s, "{}\n", prose(d));
     }
-    let base = if api.prefix.value.is_empty() { "the regional host".to_owned() } else { format!("the regional host + `{}`", api.prefix.value) };
+    let base = if api.prefix.value.is_empty() {
+        "the regional host".to_owned()
+    } else {
+        format!("the regional host + `{}`", api.prefix.value)
+    };
     let _ = writeln!(
         s,
         "Spec `{}`; Rust module `{}::{}::{}`. Paths are relative to {base}.\n",
@@ -126,20 +172,38 @@ fn area_page(ir: &Ir, api: &ApiIr, area: &AreaIr) -> String {
 
 fn operation(s: &mut String, o: &OpIr) {
     let _ = writeln!(s, "\n### {}\n", o.id.replace('_', "-"));
-    let _ = writeln!(s, "**{}**: `{} {}`\n", prose(&o.name), o.method.as_str(), o.path);
+    let _ = writeln!(
+        s,
+        "**{}**: `{} {}`\n",
+        prose(&o.name),
+        o.method.as_str(),
+        o.path
+    );
     if let Some(d) = &o.description {
         let _ = writeln!(s, "{}\n", prose(d));
     }
-    let generated = if o.is_generated() { format!("method `{}`, builder `{}`", o.id, o.builder) } else { "not generated".into() };
+    let generated = if o.is_generated() {
+        format!("method `{}`, builder `{}`", o.id, o.builder)
+    } else {
+        "not generated".into()
+    };
     let _ = writeln!(s, "- Rust: {generated}");
     let _ = writeln!(s, "- Lifecycle: {}", prose(&o.lifecycle.describe()));
     let _ = writeln!(s, "- Provenance: {}", prov(&o.provenance));
     let _ = writeln!(s, "- Error family: `{}`", o.error_family);
     if o.asynchronous {
-        s.push_str("- Asynchronous: answers 202 Accepted; the body carries the `requestId` of the work\n");
+        s.push_str(
+            "- Asynchronous: answers 202 Accepted; the body carries the `requestId` of the work\n",
+        );
     }
     if let Some(p) = &o.pagination {
-        let _ = writeln!(s, "- Pagination: `{}`, items in `{}` ({})", p.style, p.items, prov(&p.provenance));
+        let _ = writeln!(
+            s,
+            "- Pagination: `{}`, items in `{}` ({})",
+            p.style,
+            p.items,
+            prov(&p.provenance)
+        );
     }
     let params: Vec<_> = o
         .path_params
@@ -158,21 +222,41 @@ fn operation(s: &mut String, o: &OpIr) {
             if !matches!(p.provenance, Provenance::Documented) {
                 let _ = write!(desc, " Provenance: {}.", prov(&p.provenance));
             }
-            let _ = writeln!(s, "| `{}` | {loc} | {} | {} | {} |", p.wire, type_doc(&p.ty), yes(p.required), desc.trim());
+            let _ = writeln!(
+                s,
+                "| `{}` | {loc} | {} | {} | {} |",
+                p.wire,
+                type_doc(&p.ty),
+                yes(p.required),
+                desc.trim()
+            );
         }
     }
     if let Some(b) = &o.request {
         let what = match &b.ty {
             Some(t) => type_doc(t),
             None => {
-                let parts: Vec<String> = b.parts.iter().map(|(n, d)| match d {
-                    Some(d) => format!("`{n}` ({})", prose(d)),
-                    None => format!("`{n}`"),
-                }).collect();
-                if parts.is_empty() { "raw bytes".into() } else { format!("parts {}", parts.join(", ")) }
+                let parts: Vec<String> = b
+                    .parts
+                    .iter()
+                    .map(|(n, d)| match d {
+                        Some(d) => format!("`{n}` ({})", prose(d)),
+                        None => format!("`{n}`"),
+                    })
+                    .collect();
+                if parts.is_empty() {
+                    "raw bytes".into()
+                } else {
+                    format!("parts {}", parts.join(", "))
+                }
             }
         };
-        let _ = writeln!(s, "\nRequest body ({}, {}): {what}", b.kind.label(), if b.required { "required" } else { "optional" });
+        let _ = writeln!(
+            s,
+            "\nRequest body ({}, {}): {what}",
+            b.kind.label(),
+            if b.required { "required" } else { "optional" }
+        );
     }
     s.push_str("\n| Status | Media type | Body |\n|---|---|---|\n");
     for r in &o.responses {
@@ -181,14 +265,29 @@ fn operation(s: &mut String, o: &OpIr) {
             (None, ResponseKind::Binary) => "bytes".into(),
             _ => "none".into(),
         };
-        let desc = r.description.as_deref().map(|d| format!(" ({})", prose(d))).unwrap_or_default();
-        let mt = if r.kind == ResponseKind::Empty { "-".to_owned() } else { format!("`{}`", r.media_type) };
+        let desc = r
+            .description
+            .as_deref()
+            .map(|d| format!(" ({})", prose(d)))
+            .unwrap_or_default();
+        let mt = if r.kind == ResponseKind::Empty {
+            "-".to_owned()
+        } else {
+            format!("`{}`", r.media_type)
+        };
         let _ = writeln!(s, "| {} | {mt} | {body}{desc} |", r.status);
     }
     s.push_str("\n| Version | Content-Type | Accept |\n|---|---|---|\n");
     for (i, v) in o.versions.iter().enumerate() {
-        let def = if i == 0 && o.versions.len() > 1 { " (default)" } else { "" };
-        let ct = v.content_type.as_deref().map_or("-".to_owned(), |c| format!("`{c}`"));
+        let def = if i == 0 && o.versions.len() > 1 {
+            " (default)"
+        } else {
+            ""
+        };
+        let ct = v
+            .content_type
+            .as_deref()
+            .map_or("-".to_owned(), |c| format!("`{c}`"));
         let _ = writeln!(s, "| {}{def} | {ct} | `{}` |", v.label, v.accept);
     }
     if !o.notes.is_empty() {
@@ -207,7 +306,10 @@ fn type_section(s: &mut String, t: &TypeIr) {
     let _ = writeln!(s, "\n### `{}`\n", t.name);
     let _ = writeln!(s, "{}\n", prose(&t.description));
     if let Some(origin) = &t.origin {
-        let _ = writeln!(s, "Shown inline by the document; named `{origin}` by the generator.\n");
+        let _ = writeln!(
+            s,
+            "Shown inline by the document; named `{origin}` by the generator.\n"
+        );
     }
     let _ = writeln!(s, "Provenance: {}\n", prov(&t.provenance));
     match &t.kind {
@@ -224,7 +326,13 @@ fn type_section(s: &mut String, t: &TypeIr) {
                 if let Some(d) = &v.deprecated {
                     let _ = write!(meaning, " Deprecated: {}", prose(d));
                 }
-                let _ = writeln!(s, "| `{}` | `{}` | {} |", prose(&v.wire), v.rust, meaning.trim());
+                let _ = writeln!(
+                    s,
+                    "| `{}` | `{}` | {} |",
+                    prose(&v.wire),
+                    v.rust,
+                    meaning.trim()
+                );
             }
             s.push_str("| (any other) | `Unknown` | kept as received |\n");
         }
@@ -232,7 +340,11 @@ fn type_section(s: &mut String, t: &TypeIr) {
             let _ = writeln!(s, "Same as {}.", type_doc(target));
         }
         TypeKind::NotShown(note) => {
-            let _ = writeln!(s, "Shape not shown by the document ({}): raw JSON.", prose(note));
+            let _ = writeln!(
+                s,
+                "Shape not shown by the document ({}): raw JSON.",
+                prose(note)
+            );
         }
     }
 }
@@ -254,5 +366,13 @@ fn field_row(s: &mut String, f: &FieldIr) {
     if !matches!(f.provenance, Provenance::Documented) {
         let _ = write!(desc, " Provenance: {}.", prov(&f.provenance));
     }
-    let _ = writeln!(s, "| `{}` | `{}` | {} | {} | {} |", f.wire, f.rust, type_doc(&f.ty), yes(f.required), desc.trim());
+    let _ = writeln!(
+        s,
+        "| `{}` | `{}` | {} | {} | {} |",
+        f.wire,
+        f.rust,
+        type_doc(&f.ty),
+        yes(f.required),
+        desc.trim()
+    );
 }

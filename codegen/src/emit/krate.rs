@@ -21,7 +21,9 @@ pub fn cargo_toml(ir: &Ir) -> String {
     ));
     // Always present, so dependents can name it whether or not the spec has experimental
     // operations today.
-    s.push_str("[features]\n# Operations the spec marks experimental: they may change without notice.\nexperimental = []\n\n");
+    s.push_str(
+        "[features]\n# Operations the spec marks experimental: they may change without notice.\nexperimental = []\n\n",
+    );
     s.push_str("[dependencies]\nruckus-one-runtime = { workspace = true }\nserde = { workspace = true }\nserde_json = { workspace = true }\nbytes = { workspace = true }\n");
     s
 }
@@ -29,16 +31,20 @@ pub fn cargo_toml(ir: &Ir) -> String {
 /// `lib.rs`: crate docs, the top-level `Client`, the auth settings and the API modules.
 pub fn lib_rs(ir: &Ir) -> TokenStream {
     let mut lines = vec![
-        format!("Typed async client for the RUCKUS One APIs ({}).", prose(&ir.krate.description)),
+        format!(
+            "Typed async client for the RUCKUS One APIs ({}).",
+            prose(&ir.krate.description)
+        ),
         String::new(),
-        "Everything in this crate is generated from the YAML spec by `cargo xtask generate`;".into(),
+        "Everything in this crate is generated from the YAML spec by `cargo xtask generate`;"
+            .into(),
         "authentication, retries, errors and paging live in the hand-written runtime,".into(),
         "re-exported as [`runtime`].".into(),
         String::new(),
         "APIs:".into(),
     ];
     for api in &ir.apis {
-        lines.push(format!("- [`{}`]: {}", api.name, prose(&api.title)));
+        lines.push(format!("- {}: [`{}`]", prose(&api.title), api.name));
     }
     if ir.krate.has_experimental {
         lines.push(String::new());
@@ -63,15 +69,27 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
     let auth_doc = doc(&[
         format!("Token service settings. {}", prose(&ir.auth.description)),
         String::new(),
-        format!("- Token URL with tenant: `{}`; {}", ir.auth.token_url.value, provenance_line(&ir.auth.token_url.provenance)),
+        format!(
+            "- Token URL with tenant: `{}`; {}",
+            ir.auth.token_url.value,
+            provenance_line(&ir.auth.token_url.provenance)
+        ),
         format!(
             "- Token URL without tenant: `{}`; {}",
             ir.auth.token_url_without_tenant.value,
             provenance_line(&ir.auth.token_url_without_tenant.provenance)
         ),
-        format!("- Delegated tenant header: `{}`; {}", ir.auth.tenant_header.value, provenance_line(&ir.auth.tenant_header.provenance)),
+        format!(
+            "- Delegated tenant header: `{}`; {}",
+            ir.auth.tenant_header.value,
+            provenance_line(&ir.auth.tenant_header.provenance)
+        ),
     ]);
-    let (tu, tun, th) = (&ir.auth.token_url.value, &ir.auth.token_url_without_tenant.value, &ir.auth.tenant_header.value);
+    let (tu, tun, th) = (
+        &ir.auth.token_url.value,
+        &ir.auth.token_url_without_tenant.value,
+        &ir.auth.tenant_header.value,
+    );
     quote! {
         #docs
         pub use ruckus_one_runtime as runtime;
@@ -117,14 +135,22 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
 
 /// `<api>/mod.rs`: API docs, settings, the API client struct and the area modules.
 pub fn api_mod(api: &ApiIr) -> TokenStream {
-    let mut lines = vec![format!("{}.", prose(&api.title).trim_end_matches('.')), String::new(), prose(&api.description)];
+    let mut lines = vec![
+        format!("{}.", prose(&api.title).trim_end_matches('.')),
+        String::new(),
+        prose(&api.description),
+    ];
     lines.push(String::new());
     lines.push(format!("Curated from `{}`.", api.source));
     lines.push(String::new());
     lines.push("Areas:".into());
     for a in &api.areas {
         let ops = a.operations.iter().filter(|o| o.is_generated()).count();
-        lines.push(format!("- [`{}`]: {} ({ops} operations)", a.name, prose(&a.title)));
+        lines.push(format!(
+            "- {}: [`{}`], {ops} operations",
+            prose(&a.title),
+            a.name
+        ));
     }
     let docs = inner_doc(&lines);
     let mods = api.areas.iter().map(|a| {
@@ -142,14 +168,25 @@ pub fn api_mod(api: &ApiIr) -> TokenStream {
     let api_doc = doc(&[
         format!("Hosts and path prefix of the {}.", prose(&api.title)),
         String::new(),
-        format!("- Prefix `{}`; {}", api.prefix.value, provenance_line(&api.prefix.provenance)),
-        format!("- Hosts: Asia `{asia}`, Europe `{europe}`, North America `{na}`; {}", provenance_line(&api.hosts.provenance)),
+        format!(
+            "- Prefix `{}`; {}",
+            api.prefix.value,
+            provenance_line(&api.prefix.provenance)
+        ),
+        format!(
+            "- Hosts: Asia `{asia}`, Europe `{europe}`, North America `{na}`; {}",
+            provenance_line(&api.hosts.provenance)
+        ),
     ]);
     let client = ident(&api.client);
     let client_doc = doc(&[
-        format!("Operations of the {}, borrowed from a `Client`.", prose(&api.title)),
+        format!(
+            "Operations of the {}, borrowed from a `Client`.",
+            prose(&api.title)
+        ),
         String::new(),
-        "Each method returns a request builder; nothing is sent until its `send` is awaited.".into(),
+        "Each method returns a request builder; nothing is sent until its `send` is awaited."
+            .into(),
     ]);
     quote! {
         #docs
@@ -193,19 +230,38 @@ pub fn area_file(api: &ApiIr, area: &AreaIr) -> TokenStream {
     }
     lines.push(String::new());
     lines.push(format!("Spec: `{}`.", area.spec_file));
-    let removed: Vec<_> = area.operations.iter().filter(|o| !o.is_generated()).collect();
+    let removed: Vec<_> = area
+        .operations
+        .iter()
+        .filter(|o| !o.is_generated())
+        .collect();
     if !removed.is_empty() {
         lines.push(String::new());
         lines.push("Removed operations (documented, not generated):".into());
         for o in removed {
-            lines.push(format!("- `{} {}` ({}): {}", o.method.as_str(), o.path, prose(&o.name), prose(&o.lifecycle.describe())));
+            lines.push(format!(
+                "- `{} {}` ({}): {}",
+                o.method.as_str(),
+                o.path,
+                prose(&o.name),
+                prose(&o.lifecycle.describe())
+            ));
         }
     }
     let docs = inner_doc(&lines);
     let types = area.types.iter().map(|t| emit_type(t, &area.name));
-    let generated: Vec<_> = area.operations.iter().filter(|o| o.is_generated()).collect();
-    let items = generated.iter().map(|o| ops::emit_items(o, api, &area.name));
-    let methods: Vec<_> = generated.iter().map(|o| ops::emit_method(o, api, &area.name)).collect();
+    let generated: Vec<_> = area
+        .operations
+        .iter()
+        .filter(|o| o.is_generated())
+        .collect();
+    let items = generated
+        .iter()
+        .map(|o| ops::emit_items(o, api, &area.name));
+    let methods: Vec<_> = generated
+        .iter()
+        .map(|o| ops::emit_method(o, api, &area.name))
+        .collect();
     let client = ident(&api.client);
     let impl_block = (!methods.is_empty()).then(|| {
         quote! {

@@ -20,9 +20,15 @@ pub fn emit(ir: &Ir) -> Result<BTreeMap<String, String>, Diagnostic> {
     let mut files = BTreeMap::new();
     let krate = &ir.krate.name;
     files.insert(format!("{krate}/Cargo.toml"), krate::cargo_toml(ir));
-    files.insert(format!("{krate}/src/lib.rs"), rust(krate::lib_rs(ir), "lib.rs")?);
+    files.insert(
+        format!("{krate}/src/lib.rs"),
+        rust(krate::lib_rs(ir), "lib.rs")?,
+    );
     for api in &ir.apis {
-        files.insert(format!("{krate}/src/{}/mod.rs", api.name), rust(krate::api_mod(api), &api.name)?);
+        files.insert(
+            format!("{krate}/src/{}/mod.rs", api.name),
+            rust(krate::api_mod(api), &api.name)?,
+        );
         for area in &api.areas {
             let path = format!("{krate}/src/{}/{}.rs", api.name, area.name);
             files.insert(path, rust(krate::area_file(api, area), &area.spec_file)?);
@@ -38,7 +44,15 @@ pub fn emit(ir: &Ir) -> Result<BTreeMap<String, String>, Diagnostic> {
 /// the generator, reported as a diagnostic rather than a panic.
 fn rust(tokens: TokenStream, what: &str) -> Result<String, Diagnostic> {
     let file: syn::File = syn::parse2(tokens).map_err(|e| {
-        Diagnostic::new(Path::new(what), 0, format!("internal generator error: emitted Rust does not parse: {e}"))
+        Diagnostic::new(
+            Path::new(what),
+            0,
+            format!("internal generator error: emitted Rust does not parse: {e}"),
+        )
     })?;
-    Ok(format!("// {PREAMBLE}\n{}", prettyplease::unparse(&file)))
+    // prettyplease's layout is the canonical one; `cargo fmt` leaves generated files alone.
+    Ok(format!(
+        "// {PREAMBLE}\n#![cfg_attr(rustfmt, rustfmt::skip)]\n{}",
+        prettyplease::unparse(&file)
+    ))
 }

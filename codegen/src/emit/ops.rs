@@ -66,14 +66,26 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
     });
 
     let mut setters = Vec::new();
-    for (p, call) in op.query.iter().map(|p| (p, quote!(query))).chain(op.headers.iter().map(|p| (p, quote!(header)))) {
+    for (p, call) in op
+        .query
+        .iter()
+        .map(|p| (p, quote!(query)))
+        .chain(op.headers.iter().map(|p| (p, quote!(header))))
+    {
         if p.required {
             continue;
         }
         let n = ident(&p.rust);
         let wire = &p.wire;
         let ty = param_type(p, area);
-        let d = doc(&param_doc(p, if call.to_string() == "query" { "query" } else { "header" }));
+        let d = doc(&param_doc(
+            p,
+            if call.to_string() == "query" {
+                "query"
+            } else {
+                "header"
+            },
+        ));
         setters.push(quote! {
             #d
             pub fn #n(mut self, #n: #ty) -> Self {
@@ -111,7 +123,10 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
             quote!(#d #default #n,)
         });
         let d = doc(&[
-            format!("Representations offered by `{}`; the first is the default.", op.id),
+            format!(
+                "Representations offered by `{}`; the first is the default.",
+                op.id
+            ),
             String::new(),
             "Choose one with the builder's `version` method.".into(),
         ]);
@@ -132,16 +147,32 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
     }
     let (out_ty, send_call) = output(op, area);
     let send_doc = doc(&[match op.success.kind {
-        ResponseKind::Json => format!("Sends the request and decodes the `{}` response.", op.success.status),
-        ResponseKind::Binary => format!("Sends the request and returns the `{}` response body as bytes.", op.success.status),
-        ResponseKind::Empty => format!("Sends the request; the `{}` response has no body.", op.success.status),
+        ResponseKind::Json => format!(
+            "Sends the request and decodes the `{}` response.",
+            op.success.status
+        ),
+        ResponseKind::Binary => format!(
+            "Sends the request and returns the `{}` response body as bytes.",
+            op.success.status
+        ),
+        ResponseKind::Empty => format!(
+            "Sends the request; the `{}` response has no body.",
+            op.success.status
+        ),
     }]);
     let builder_doc = doc(&[
-        format!("Request builder for `{}::{}` ({}).", api.client, op.id, prose(&op.name)),
+        format!(
+            "Request builder for `{}::{}` ({}).",
+            api.client,
+            op.id,
+            prose(&op.name)
+        ),
         String::new(),
         "Set optional parameters with its methods, then call `send`.".into(),
     ]);
-    let tenant_doc = doc(&["Acts for a delegated tenant on this call only (overrides the client's).".to_owned()]);
+    let tenant_doc = doc(&[
+        "Acts for a delegated tenant on this call only (overrides the client's).".to_owned(),
+    ]);
     quote! {
         #gate
         static #stat: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -204,7 +235,12 @@ pub fn emit_method(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
         let n = ident(&p.rust);
         args.push(quote!(#n: &str));
     }
-    for (p, call) in op.query.iter().map(|p| (p, quote!(query))).chain(op.headers.iter().map(|p| (p, quote!(header)))) {
+    for (p, call) in op
+        .query
+        .iter()
+        .map(|p| (p, quote!(query)))
+        .chain(op.headers.iter().map(|p| (p, quote!(header))))
+    {
         if !p.required {
             continue;
         }
@@ -221,7 +257,11 @@ pub fn emit_method(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
         args.push(quote!(body: #ty));
         calls.push(quote!(req.#call(body);));
     }
-    let binding = if calls.is_empty() { quote!(let req) } else { quote!(let mut req) };
+    let binding = if calls.is_empty() {
+        quote!(let req)
+    } else {
+        quote!(let mut req)
+    };
     let many = (args.len() > 6).then(|| quote!(#[allow(clippy::too_many_arguments)]));
     quote! {
         #gate
@@ -242,7 +282,10 @@ fn param_doc(p: &ParamIr, location: &str) -> Vec<String> {
         None => format!("Sets the {location} parameter `{}`.", p.wire),
     }];
     lines.push(String::new());
-    let mut facts = vec![format!("{location} parameter `{}`", p.wire), type_doc(&p.ty)];
+    let mut facts = vec![
+        format!("{location} parameter `{}`", p.wire),
+        type_doc(&p.ty),
+    ];
     for (k, v) in &p.constraints {
         facts.push(format!("{k}: {}", prose(v)));
     }
@@ -260,28 +303,68 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
         l.push(prose(d));
     }
     l.push(String::new());
-    let prefix = if api.prefix.value.is_empty() { String::new() } else { format!(" (under the `{}` prefix)", api.prefix.value) };
-    l.push(format!("`{} {}` on the {}{prefix}.", op.method.as_str(), op.path, prose(&api.title)));
+    let prefix = if api.prefix.value.is_empty() {
+        String::new()
+    } else {
+        format!(" (under the `{}` prefix)", api.prefix.value)
+    };
+    l.push(format!(
+        "`{} {}` on the {}{prefix}.",
+        op.method.as_str(),
+        op.path,
+        prose(&api.title)
+    ));
     l.push(String::new());
     for p in &op.path_params {
-        l.push(format!("- Path parameter `{}`: {}", p.wire, p.description.as_deref().map(prose).unwrap_or_else(|| "string".into())));
+        l.push(format!(
+            "- Path parameter `{}`: {}",
+            p.wire,
+            p.description
+                .as_deref()
+                .map(prose)
+                .unwrap_or_else(|| "string".into())
+        ));
     }
     for p in op.query.iter().chain(&op.headers) {
-        let how = if p.required { "argument" } else { "builder method" };
-        let loc = if op.query.iter().any(|q| q.wire == p.wire) { "Query" } else { "Header" };
-        l.push(format!("- {loc} parameter `{}` ({}, {how} `{}`)", p.wire, type_doc(&p.ty), p.rust));
+        let how = if p.required {
+            "argument"
+        } else {
+            "builder method"
+        };
+        let loc = if op.query.iter().any(|q| q.wire == p.wire) {
+            "Query"
+        } else {
+            "Header"
+        };
+        l.push(format!(
+            "- {loc} parameter `{}` ({}, {how} `{}`)",
+            p.wire,
+            type_doc(&p.ty),
+            p.rust
+        ));
     }
     if let Some(b) = &op.request {
         let what = match &b.ty {
             Some(t) => type_doc(t),
             None if b.kind == BodyKind::Multipart => {
                 let parts: Vec<String> = b.parts.iter().map(|(n, _)| format!("`{n}`")).collect();
-                if parts.is_empty() { "multipart form".into() } else { format!("multipart form with parts {}", parts.join(", ")) }
+                if parts.is_empty() {
+                    "multipart form".into()
+                } else {
+                    format!("multipart form with parts {}", parts.join(", "))
+                }
             }
             None => "raw bytes".into(),
         };
-        let req = if b.required { "required" } else { "optional, builder method `body`" };
-        l.push(format!("- Request body ({}, {req}): {what}", b.kind.label()));
+        let req = if b.required {
+            "required"
+        } else {
+            "optional, builder method `body`"
+        };
+        l.push(format!(
+            "- Request body ({}, {req}): {what}",
+            b.kind.label()
+        ));
     }
     for r in &op.responses {
         let body = match (&r.ty, r.kind) {
@@ -289,11 +372,19 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
             (None, ResponseKind::Binary) => format!("`{}` bytes", r.media_type),
             _ => "no body".into(),
         };
-        let desc = r.description.as_deref().map(|d| format!(" ({})", prose(d))).unwrap_or_default();
+        let desc = r
+            .description
+            .as_deref()
+            .map(|d| format!(" ({})", prose(d)))
+            .unwrap_or_default();
         l.push(format!("- Response {}: {body}{desc}", r.status));
     }
     if op.versions.len() > 1 {
-        let vs: Vec<String> = op.versions.iter().map(|v| format!("`{}`", v.label)).collect();
+        let vs: Vec<String> = op
+            .versions
+            .iter()
+            .map(|v| format!("`{}`", v.label))
+            .collect();
         l.push(format!(
             "- Versions: {} (default `{}`; choose with `{}::version`)",
             vs.join(", "),
@@ -302,17 +393,29 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
         ));
     } else if let Some(v) = op.versions.first() {
         match &v.content_type {
-            Some(ct) => l.push(format!("- Media types: Content-Type `{ct}`, Accept `{}`", v.accept)),
+            Some(ct) => l.push(format!(
+                "- Media types: Content-Type `{ct}`, Accept `{}`",
+                v.accept
+            )),
             None => l.push(format!("- Media types: Accept `{}`", v.accept)),
         }
     }
     if op.asynchronous {
-        l.push("- Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.".into());
+        l.push(
+            "- Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it."
+                .into(),
+        );
     }
     if let Some(p) = &op.pagination {
-        l.push(format!("- Pagination: `{}`, items in `{}`", p.style, p.items));
+        l.push(format!(
+            "- Pagination: `{}`, items in `{}`",
+            p.style, p.items
+        ));
     }
-    l.push(format!("- Errors: `{}` error body family, returned as `Error::Api`", op.error_family));
+    l.push(format!(
+        "- Errors: `{}` error body family, returned as `Error::Api`",
+        op.error_family
+    ));
     l.push(format!("- Lifecycle: {}", prose(&op.lifecycle.describe())));
     l.push(format!("- {}", provenance_line(&op.provenance)));
     if !op.notes.is_empty() {

@@ -10,7 +10,9 @@ pub fn emit_type(t: &TypeIr, area: &str) -> TokenStream {
     let mut lines = vec![prose(&t.description)];
     if let Some(origin) = &t.origin {
         lines.push(String::new());
-        lines.push(format!("Shown inline by the document; named `{origin}` by the generator."));
+        lines.push(format!(
+            "Shown inline by the document; named `{origin}` by the generator."
+        ));
     }
     lines.push(String::new());
     lines.push(provenance_line(&t.provenance));
@@ -25,7 +27,13 @@ pub fn emit_type(t: &TypeIr, area: &str) -> TokenStream {
         }
         TypeKind::NotShown(note) => {
             lines.insert(1, String::new());
-            lines.insert(2, format!("The document does not show this shape: {} It is kept as raw JSON.", prose(note)));
+            lines.insert(
+                2,
+                format!(
+                    "The document does not show this shape: {} It is kept as raw JSON.",
+                    prose(note)
+                ),
+            );
             let docs = doc(&lines);
             quote!(#docs pub type #name = serde_json::Value;)
         }
@@ -33,17 +41,31 @@ pub fn emit_type(t: &TypeIr, area: &str) -> TokenStream {
 }
 
 fn field_type(f: &FieldIr, area: &str) -> TokenStream {
-    let base = if f.secret { quote!(ruckus_one_runtime::Secret) } else { rust_type(&f.ty, area) };
-    if f.required && !f.nullable { base } else { quote!(Option<#base>) }
+    let base = if f.secret {
+        quote!(ruckus_one_runtime::Secret)
+    } else {
+        rust_type(&f.ty, area)
+    };
+    if f.required && !f.nullable {
+        base
+    } else {
+        quote!(Option<#base>)
+    }
 }
 
-fn object(name: &proc_macro2::Ident, lines: &mut Vec<String>, fields: &[FieldIr], area: &str) -> TokenStream {
+fn object(
+    name: &proc_macro2::Ident,
+    lines: &mut Vec<String>,
+    fields: &[FieldIr],
+    area: &str,
+) -> TokenStream {
     let defaultable = fields.iter().all(|f| !f.required || f.nullable);
     lines.push(String::new());
     lines.push(if defaultable {
         "Build one with `new()` (or `Default`) and set the public fields you need.".to_owned()
     } else {
-        "Build one with `new(...)`, which takes the required fields, then set optional fields.".to_owned()
+        "Build one with `new(...)`, which takes the required fields, then set optional fields."
+            .to_owned()
     });
     let docs = doc(lines);
     let derive_default = defaultable.then(|| quote!(Default,));
@@ -64,7 +86,10 @@ fn object(name: &proc_macro2::Ident, lines: &mut Vec<String>, fields: &[FieldIr]
         let docs = doc(&field_doc(f));
         quote!(#docs #serde pub #fname: #ty,)
     });
-    let required: Vec<&FieldIr> = fields.iter().filter(|f| f.required && !f.nullable).collect();
+    let required: Vec<&FieldIr> = fields
+        .iter()
+        .filter(|f| f.required && !f.nullable)
+        .collect();
     let args = required.iter().map(|f| {
         let n = ident(&f.rust);
         let ty = field_type(f, area);
@@ -72,7 +97,11 @@ fn object(name: &proc_macro2::Ident, lines: &mut Vec<String>, fields: &[FieldIr]
     });
     let inits = fields.iter().map(|f| {
         let n = ident(&f.rust);
-        if f.required && !f.nullable { quote!(#n) } else { quote!(#n: None) }
+        if f.required && !f.nullable {
+            quote!(#n)
+        } else {
+            quote!(#n: None)
+        }
     });
     let many = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
     let new_doc = doc(&[if required.is_empty() {
@@ -105,7 +134,11 @@ fn field_doc(f: &FieldIr) -> Vec<String> {
     lines.push(first);
     lines.push(String::new());
     let mut facts = vec![format!("Wire name `{}`", f.wire), type_doc(&f.ty)];
-    facts.push(if f.required { "required".into() } else { "optional".into() });
+    facts.push(if f.required {
+        "required".into()
+    } else {
+        "optional".into()
+    });
     if f.nullable {
         facts.push("may be null".into());
     }
@@ -125,10 +158,19 @@ fn field_doc(f: &FieldIr) -> Vec<String> {
     lines
 }
 
-fn enumeration(name: &proc_macro2::Ident, lines: &mut Vec<String>, variants: &[VariantIr]) -> TokenStream {
+fn enumeration(
+    name: &proc_macro2::Ident,
+    lines: &mut Vec<String>,
+    variants: &[VariantIr],
+) -> TokenStream {
     lines.push(String::new());
-    lines.push("Forward compatible: a value this client does not know decodes to `Unknown` and is".into());
-    lines.push("sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.".into());
+    lines.push(
+        "Forward compatible: a value this client does not know decodes to `Unknown` and is".into(),
+    );
+    lines.push(
+        "sent back unchanged (`as_str` returns it), so a new server value never breaks decoding."
+            .into(),
+    );
     let docs = doc(lines);
     let defs = variants.iter().map(|v| {
         let n = ident(&v.rust);
@@ -202,4 +244,3 @@ fn enumeration(name: &proc_macro2::Ident, lines: &mut Vec<String>, variants: &[V
         }
     }
 }
-
