@@ -93,6 +93,9 @@ impl TokenSource {
             return Ok(token);
         }
         let _guard = self.fetching.lock().await;
+        if let Some(token) = self.cached() {
+            return Ok(token);
+        }
         let token = Arc::new(self.fetch(http).await?);
         *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(token.clone());
         Ok(token)
@@ -187,9 +190,12 @@ fn parse_token(body: &[u8], started: Instant) -> Option<Token> {
         .get("expires_in")
         .and_then(lifetime_of)
         .unwrap_or(DEFAULT_LIFETIME);
+    // A lifetime too large for the clock is treated as "one day", which is
+    // still far beyond what the service issues.
     let expires_at = started
         .checked_add(lifetime)
-        .unwrap_or_else(|| started + Duration::from_secs(365 * 24 * 3600));
+        .or_else(|| started.checked_add(Duration::from_secs(24 * 3600)))
+        .unwrap_or(started);
     Some(Token { header, expires_at })
 }
 

@@ -96,7 +96,11 @@ impl Error {
     }
 
     pub(crate) fn from_reqwest(err: reqwest::Error) -> Error {
-        if err.is_timeout() {
+        if err.is_builder() {
+            Error::InvalidRequest {
+                message: format!("the request could not be built: {err}"),
+            }
+        } else if err.is_timeout() {
             Error::Timeout
         } else {
             Error::Transport(Box::new(err))
@@ -303,6 +307,14 @@ pub(crate) fn snippet(raw: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn error_is_send_sync_static() {
+        fn check<T: Send + Sync + std::error::Error + 'static>() {}
+        check::<Error>();
+        check::<ApiError>();
+        check::<DecodeError>();
+    }
 
     #[test]
     fn error_stays_small() {

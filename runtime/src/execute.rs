@@ -64,12 +64,13 @@ pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawRespons
         let (status, headers, body) = match outcome {
             Ok(parts) => parts,
             Err(err) => {
+                let err = Error::from_reqwest(err);
                 failed += 1;
-                if idempotent && failed < attempts {
+                if idempotent && err.is_retryable() && failed < attempts {
                     tokio::time::sleep(policy.delay(failed, None)).await;
                     continue;
                 }
-                return Err(Error::from_reqwest(err));
+                return Err(err);
             }
         };
         if (200..300).contains(&status) {

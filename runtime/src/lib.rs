@@ -22,6 +22,7 @@
 //! The client secret and the access token never appear in `Debug` or
 //! `Display` output or in error messages.
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod auth;
 mod client;

@@ -52,7 +52,11 @@ type SendFuture<'a> = Pin<Box<dyn Future<Output = Result<RawResponse, Error>> + 
 impl<'a> Request<'a> {
     /// Starts a call of `op`. `path_params` are the values of the `{...}`
     /// placeholders of [`Operation::path`], in order of appearance; each is
-    /// percent-encoded as one path segment.
+    /// percent-encoded as one path segment (everything but `A-Z a-z 0-9 - . _ ~`
+    /// is encoded, so `/`, `?` and `#` cannot change the path). An empty value,
+    /// `.` or `..` makes the call fail with [`Error::InvalidRequest`]: the
+    /// HTTP stack's URL parser would remove `%2E` and `%2E%2E` as dot
+    /// segments, so those values cannot be sent as a segment safely.
     pub fn new(client: &'a Client, op: &'static Operation, path_params: &[&str]) -> Request<'a> {
         let (path, error) = match path::expand(op.path, path_params) {
             Ok(path) => (path, None),

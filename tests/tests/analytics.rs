@@ -42,7 +42,12 @@ fn assert_license(license: &License) {
     assert_eq!(assignments[0].device_name, s("SZ-1"));
     assert_eq!(
         assignments[0].ap_mac_list.as_deref(),
-        Some(&["AA:BB:CC:00:00:01".to_owned(), "AA:BB:CC:00:00:02".to_owned()][..])
+        Some(
+            &[
+                "AA:BB:CC:00:00:01".to_owned(),
+                "AA:BB:CC:00:00:02".to_owned()
+            ][..]
+        )
     );
     let orphans = license.orphaned_a_ps.as_ref().expect("orphaned APs");
     assert_eq!(orphans[0].ap_mac, s("AA:BB:CC:00:00:09"));
@@ -122,7 +127,10 @@ fn assert_token(token: &ApplicationToken, secret: &str) {
     assert_eq!(token.id, s("at-1"));
     assert_eq!(token.name, s("ci token"));
     assert_eq!(token.client_id, s("cid-1"));
-    assert_eq!(token.client_secret.as_ref().map(|s| s.expose()), Some(secret));
+    assert_eq!(
+        token.client_secret.as_ref().map(|s| s.expose()),
+        Some(secret)
+    );
     assert_eq!(token.access_token_ttl, Some(7200));
 }
 
@@ -132,8 +140,18 @@ fn assert_token(token: &ApplicationToken, secret: &str) {
 async fn list_application_tokens() {
     let (server, client) = analytics().await;
     let answer = json!([{"id": "at-1", "name": "ci token", "clientId": "cid-1"}]);
-    expect_once(&server, call("GET", "/ai/applicationTokens", None), ok(answer)).await;
-    let tokens = client.analytics().list_application_tokens().send().await.unwrap();
+    expect_once(
+        &server,
+        call("GET", "/ai/applicationTokens", None),
+        ok(answer),
+    )
+    .await;
+    let tokens = client
+        .analytics()
+        .list_application_tokens()
+        .send()
+        .await
+        .unwrap();
     assert_eq!(tokens.len(), 1);
     assert_eq!(tokens[0]["id"], "at-1");
     assert_eq!(tokens[0]["clientId"], "cid-1");
@@ -142,10 +160,19 @@ async fn list_application_tokens() {
 #[tokio::test]
 async fn create_application_token() {
     let (server, client) = analytics().await;
-    let mock = call("POST", "/ai/applicationTokens", Some(json!({"name": "ci token"})));
+    let mock = call(
+        "POST",
+        "/ai/applicationTokens",
+        Some(json!({"name": "ci token"})),
+    );
     expect_once(&server, mock, ok(token_json("sec-created"))).await;
     let body = CreateApplicationTokenRequest::new("ci token".to_owned());
-    let token = client.analytics().create_application_token(&body).send().await.unwrap();
+    let token = client
+        .analytics()
+        .create_application_token(&body)
+        .send()
+        .await
+        .unwrap();
     assert_token(&token, "sec-created");
 }
 
@@ -154,7 +181,12 @@ async fn delete_application_token() {
     let (server, client) = analytics().await;
     let mock = call("DELETE", "/ai/applicationTokens/at-1", None);
     expect_once(&server, mock, ok(json!({"requestId": "r-del"}))).await;
-    let answer = client.analytics().delete_application_token("at-1").send().await.unwrap();
+    let answer = client
+        .analytics()
+        .delete_application_token("at-1")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(answer.request_id, s("r-del"));
     assert_eq!(answer.errors, None);
 }
@@ -164,7 +196,12 @@ async fn get_application_token() {
     let (server, client) = analytics().await;
     let mock = call("GET", "/ai/applicationTokens/at%201", None);
     expect_once(&server, mock, ok(token_json("sec-read"))).await;
-    let token = client.analytics().get_application_token("at 1").send().await.unwrap();
+    let token = client
+        .analytics()
+        .get_application_token("at 1")
+        .send()
+        .await
+        .unwrap();
     assert_token(&token, "sec-read");
 }
 
@@ -193,13 +230,23 @@ async fn query_licenses_and_hierarchy() {
         "aps": [{"apMac": "AA:BB:CC:00:00:01", "apName": "lobby", "deviceId": "dev-1",
                  "deviceName": "SZ-1", "licenseId": 42}]
     });
-    expect_once(&server, call("POST", "/ai/licenses/query", Some(request)), ok(answer)).await;
+    expect_once(
+        &server,
+        call("POST", "/ai/licenses/query", Some(request)),
+        ok(answer),
+    )
+    .await;
     let mut step = NodePathElement::new();
     step.type_ = s("network");
     step.name = s("Root");
     let mut body = LicenseHierarchyQuery::new();
     body.path = Some(vec![step]);
-    let tree = client.analytics().query_licenses_and_hierarchy(&body).send().await.unwrap();
+    let tree = client
+        .analytics()
+        .query_licenses_and_hierarchy(&body)
+        .send()
+        .await
+        .unwrap();
     let child = &tree.children.as_ref().expect("children")[0];
     assert_eq!(child.type_, s("system"));
     assert_eq!(child.name, s("SZ-1"));
@@ -216,7 +263,12 @@ async fn query_licenses_and_hierarchy() {
 #[tokio::test]
 async fn list_licenses() {
     let (server, client) = analytics().await;
-    expect_once(&server, call("GET", "/ai/licenses", None), ok(json!([license_json()]))).await;
+    expect_once(
+        &server,
+        call("GET", "/ai/licenses", None),
+        ok(json!([license_json()])),
+    )
+    .await;
     let licenses = client.analytics().list_licenses().send().await.unwrap();
     assert_eq!(licenses.len(), 1);
     assert_license(&licenses[0]);
@@ -238,15 +290,28 @@ async fn delete_orphaned_aps() {
     let request = json!([{"apMac": "AA:BB:CC:00:00:09", "deviceId": "dev-2"}]);
     let mock = call("DELETE", "/ai/licenses/42/orphanedAps", Some(request));
     expect_once(&server, mock, ok(json!({"requestId": "r-orphans"}))).await;
-    let body = vec![OrphanedApDeletion::new("AA:BB:CC:00:00:09".to_owned(), "dev-2".to_owned())];
-    let answer = client.analytics().delete_orphaned_aps("42", &body).send().await.unwrap();
+    let body = vec![OrphanedApDeletion::new(
+        "AA:BB:CC:00:00:09".to_owned(),
+        "dev-2".to_owned(),
+    )];
+    let answer = client
+        .analytics()
+        .delete_orphaned_aps("42", &body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(answer.request_id, s("r-orphans"));
 }
 
 #[tokio::test]
 async fn get_license() {
     let (server, client) = analytics().await;
-    expect_once(&server, call("GET", "/ai/licenses/42", None), ok(license_json())).await;
+    expect_once(
+        &server,
+        call("GET", "/ai/licenses/42", None),
+        ok(license_json()),
+    )
+    .await;
     let license = client.analytics().get_license("42").send().await.unwrap();
     assert_license(&license);
 }
@@ -259,18 +324,31 @@ async fn update_license() {
         "licenseId": 42, "count": 100, "used": 38,
         "assignments": [{"deviceId": "dev-1", "deviceName": "SZ-1", "apMacList": ["AA:BB:CC:00:00:03"]}]
     });
-    expect_once(&server, call("PUT", "/ai/licenses/42", Some(request)), ok(answer)).await;
+    expect_once(
+        &server,
+        call("PUT", "/ai/licenses/42", Some(request)),
+        ok(answer),
+    )
+    .await;
     let body = vec![LicenseAssignmentUpdate::new(
         "dev-1".to_owned(),
         vec!["AA:BB:CC:00:00:03".to_owned()],
     )];
-    let result = client.analytics().update_license("42", &body).send().await.unwrap();
+    let result = client
+        .analytics()
+        .update_license("42", &body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(result.license_id, Some(42));
     assert_eq!(result.count, Some(100));
     assert_eq!(result.used, Some(38));
     let assignment = &result.assignments.as_ref().expect("assignments")[0];
     assert_eq!(assignment.device_name, s("SZ-1"));
-    assert_eq!(assignment.ap_mac_list, Some(vec!["AA:BB:CC:00:00:03".to_owned()]));
+    assert_eq!(
+        assignment.ap_mac_list,
+        Some(vec!["AA:BB:CC:00:00:03".to_owned()])
+    );
 }
 
 // ---------------------------------------------------------------- onboarded systems
@@ -290,9 +368,18 @@ fn system_json() -> Value {
 #[tokio::test]
 async fn list_onboarded_systems() {
     let (server, client) = analytics().await;
-    expect_once(&server, call("GET", "/ai/onboardedSystems", None), ok(json!([system_json()])))
-        .await;
-    let systems = client.analytics().list_onboarded_systems().send().await.unwrap();
+    expect_once(
+        &server,
+        call("GET", "/ai/onboardedSystems", None),
+        ok(json!([system_json()])),
+    )
+    .await;
+    let systems = client
+        .analytics()
+        .list_onboarded_systems()
+        .send()
+        .await
+        .unwrap();
     assert_eq!(systems.len(), 1);
     let system = &systems[0];
     assert_eq!(system.device_id, s("dev-1"));
@@ -309,7 +396,12 @@ async fn delete_onboarded_system() {
     let (server, client) = analytics().await;
     let mock = call("DELETE", "/ai/onboardedSystems/dev-1", None);
     expect_once(&server, mock, ok(json!({"requestId": "r-sys"}))).await;
-    let answer = client.analytics().delete_onboarded_system("dev-1").send().await.unwrap();
+    let answer = client
+        .analytics()
+        .delete_onboarded_system("dev-1")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(answer.request_id, s("r-sys"));
 }
 
@@ -324,8 +416,18 @@ async fn get_onboarded_system() {
         "controllerVersion": "6.1.2",
         "onboarder": {"userId": "u-9", "tenantId": "t-1", "tenantName": "Acme"}
     });
-    expect_once(&server, call("GET", "/ai/onboardedSystems/dev-1", None), ok(answer)).await;
-    let system = client.analytics().get_onboarded_system("dev-1").send().await.unwrap();
+    expect_once(
+        &server,
+        call("GET", "/ai/onboardedSystems/dev-1", None),
+        ok(answer),
+    )
+    .await;
+    let system = client
+        .analytics()
+        .get_onboarded_system("dev-1")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(system.device_id, s("dev-1"));
     assert_eq!(system.can_delete, Some(true));
     let meta = system.device_metadata.expect("metadata");
@@ -344,7 +446,12 @@ async fn list_resource_groups() {
     let (server, client) = analytics().await;
     let answer = json!([resource_group_json()]);
     expect_once(&server, call("GET", "/ai/resourceGroups", None), ok(answer)).await;
-    let groups = client.analytics().list_resource_groups().send().await.unwrap();
+    let groups = client
+        .analytics()
+        .list_resource_groups()
+        .send()
+        .await
+        .unwrap();
     assert_eq!(groups.len(), 1);
     assert_resource_group(&groups[0]);
 }
@@ -357,7 +464,12 @@ async fn create_resource_group() {
     expect_once(&server, mock, ok(resource_group_json())).await;
     let mut body = ResourceGroupInput::new("HQ".to_owned(), filter());
     body.description = s("Head office");
-    let group = client.analytics().create_resource_group(&body).send().await.unwrap();
+    let group = client
+        .analytics()
+        .create_resource_group(&body)
+        .send()
+        .await
+        .unwrap();
     assert_resource_group(&group);
 }
 
@@ -373,7 +485,12 @@ async fn query_resource_group_filters() {
     let mock = call("POST", "/ai/resourceGroups/filters/query", Some(request));
     expect_once(&server, mock, ok(answer)).await;
     let body = ResourceGroupFilterQuery::new("SZ".to_owned(), FilterSearchType::NetworkHierarchies);
-    let found = client.analytics().query_resource_group_filters(&body).send().await.unwrap();
+    let found = client
+        .analytics()
+        .query_resource_group_filters(&body)
+        .send()
+        .await
+        .unwrap();
     let nodes = found.network_nodes.expect("network nodes");
     assert_eq!(nodes[0][0].name, s("dev-1"));
     assert_eq!(found.switch_nodes, Some(vec![]));
@@ -386,7 +503,12 @@ async fn get_resource_group() {
     let (server, client) = analytics().await;
     let mock = call("GET", "/ai/resourceGroups/rg-1", None);
     expect_once(&server, mock, ok(resource_group_json())).await;
-    let group = client.analytics().get_resource_group("rg-1").send().await.unwrap();
+    let group = client
+        .analytics()
+        .get_resource_group("rg-1")
+        .send()
+        .await
+        .unwrap();
     assert_resource_group(&group);
 }
 
@@ -397,7 +519,12 @@ async fn update_resource_group() {
     let mock = call("PUT", "/ai/resourceGroups/rg-1", Some(request));
     expect_once(&server, mock, ok(resource_group_json())).await;
     let body = ResourceGroupInput::new("HQ".to_owned(), filter());
-    let group = client.analytics().update_resource_group("rg-1", &body).send().await.unwrap();
+    let group = client
+        .analytics()
+        .update_resource_group("rg-1", &body)
+        .send()
+        .await
+        .unwrap();
     assert_resource_group(&group);
 }
 
@@ -427,7 +554,10 @@ fn assert_schedule(schedule: &Schedule) {
     assert_eq!(schedule.name, s("Monthly APs"));
     assert_eq!(schedule.report_name, Some(ReportName::AccessPoints));
     assert_eq!(schedule.owner, s("ada@example.com"));
-    assert_eq!(schedule.recipients, Some(json!({"emails": ["ops@example.com"]})));
+    assert_eq!(
+        schedule.recipients,
+        Some(json!({"emails": ["ops@example.com"]}))
+    );
     assert_eq!(schedule.frequency, Some(ReportFrequency::Monthly));
     assert_eq!(schedule.granularity, Some(ReportGranularity::P1d));
     assert_eq!(schedule.format, Some(ReportFormat::Pdf));
@@ -441,10 +571,19 @@ fn assert_schedule(schedule: &Schedule) {
 #[tokio::test]
 async fn retry_failed_report_schedules() {
     let (server, client) = analytics().await;
-    let mock = call("POST", "/ai/schedules/retry", Some(json!({"ids": ["s-1", "s-2"]})));
+    let mock = call(
+        "POST",
+        "/ai/schedules/retry",
+        Some(json!({"ids": ["s-1", "s-2"]})),
+    );
     expect_once(&server, mock, ok(json!({"result": {"retried": 2}}))).await;
     let body = ScheduleIds::new(vec!["s-1".to_owned(), "s-2".to_owned()]);
-    let answer = client.analytics().retry_failed_report_schedules(&body).send().await.unwrap();
+    let answer = client
+        .analytics()
+        .retry_failed_report_schedules(&body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(answer.result, Some(json!({"retried": 2})));
 }
 
@@ -454,7 +593,12 @@ async fn delete_schedules() {
     let mock = call("DELETE", "/ai/schedules", Some(json!({"ids": ["s-1"]})));
     expect_once(&server, mock, ok(json!({"result": {"deleted": ["s-1"]}}))).await;
     let body = ScheduleIds::new(vec!["s-1".to_owned()]);
-    let answer = client.analytics().delete_schedules(&body).send().await.unwrap();
+    let answer = client
+        .analytics()
+        .delete_schedules(&body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(answer.result, Some(json!({"deleted": ["s-1"]})));
 }
 
@@ -462,9 +606,13 @@ async fn delete_schedules() {
 async fn list_schedules_with_and_without_status_filter() {
     let (server, client) = analytics().await;
     let unfiltered = call("GET", "/ai/schedules", None).and(query_param_is_missing("status"));
-    expect_once(&server, unfiltered, ok(json!({"result": [schedule_json()]}))).await;
-    let filtered =
-        call("GET", "/ai/schedules", None).and(query_param("status", "Not triggered"));
+    expect_once(
+        &server,
+        unfiltered,
+        ok(json!({"result": [schedule_json()]})),
+    )
+    .await;
+    let filtered = call("GET", "/ai/schedules", None).and(query_param("status", "Not triggered"));
     expect_once(&server, filtered, ok(json!({"result": []}))).await;
 
     let all = client.analytics().list_schedules().send().await.unwrap();
@@ -506,7 +654,12 @@ async fn create_schedule() {
     });
     let answer = json!({"id": "s-1", "active": true, "name": "Monthly APs", "format": "csv",
                         "timezone": "Europe/Paris"});
-    expect_once(&server, call("POST", "/ai/schedules", Some(request)), ok(answer)).await;
+    expect_once(
+        &server,
+        call("POST", "/ai/schedules", Some(request)),
+        ok(answer),
+    )
+    .await;
     let mut body = CreateScheduleRequest::new(
         "Monthly APs".to_owned(),
         ReportName::AccessPoints,
@@ -519,7 +672,12 @@ async fn create_schedule() {
     );
     body.pdf_cover_page = Some(false);
     body.active = Some(true);
-    let created = client.analytics().create_schedule(&body).send().await.unwrap();
+    let created = client
+        .analytics()
+        .create_schedule(&body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(created.id, s("s-1"));
     assert_eq!(created.active, Some(true));
     assert_eq!(created.name, s("Monthly APs"));
@@ -531,8 +689,18 @@ async fn create_schedule() {
 async fn get_schedule_execution_logs() {
     let (server, client) = analytics().await;
     let answer = json!([{"executedAt": "2024-05-01T00:00:00Z", "status": "Success"}]);
-    expect_once(&server, call("GET", "/ai/schedules/s-1/logs", None), ok(answer)).await;
-    let logs = client.analytics().get_schedule_execution_logs("s-1").send().await.unwrap();
+    expect_once(
+        &server,
+        call("GET", "/ai/schedules/s-1/logs", None),
+        ok(answer),
+    )
+    .await;
+    let logs = client
+        .analytics()
+        .get_schedule_execution_logs("s-1")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(logs.len(), 1);
     assert_eq!(logs[0]["status"], "Success");
     assert_eq!(logs[0]["executedAt"], "2024-05-01T00:00:00Z");
@@ -541,7 +709,12 @@ async fn get_schedule_execution_logs() {
 #[tokio::test]
 async fn get_schedule() {
     let (server, client) = analytics().await;
-    expect_once(&server, call("GET", "/ai/schedules/s-1", None), ok(schedule_json())).await;
+    expect_once(
+        &server,
+        call("GET", "/ai/schedules/s-1", None),
+        ok(schedule_json()),
+    )
+    .await;
     let schedule = client.analytics().get_schedule("s-1").send().await.unwrap();
     assert_schedule(&schedule);
 }
@@ -561,7 +734,12 @@ async fn update_schedule() {
     let mut body = UpdateScheduleRequest::new();
     body.name = s("Renamed");
     body.active = Some(false);
-    let updated = client.analytics().update_schedule("s-1", &body).send().await.unwrap();
+    let updated = client
+        .analytics()
+        .update_schedule("s-1", &body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(updated.id, s("s-1"));
     assert_eq!(updated.name, s("Renamed"));
     assert_eq!(updated.report_name, Some(ReportName::WirelessAirtime));
@@ -603,17 +781,33 @@ async fn list_users() {
     assert_eq!(user.type_, s("invited"));
     let invitation = user.invitation.as_ref().expect("invitation");
     assert_eq!(invitation.state, s("accepted"));
-    assert_eq!(invitation.inviter_user.as_ref().and_then(|u| u.last_name.clone()), s("Lovelace"));
+    assert_eq!(
+        invitation
+            .inviter_user
+            .as_ref()
+            .and_then(|u| u.last_name.clone()),
+        s("Lovelace")
+    );
 }
 
 #[tokio::test]
 async fn add_internal_user() {
     let (server, client) = analytics().await;
     let request = json!({"resourceGroupId": "rg-1", "role": "report-only", "swuId": "swu-7"});
-    expect_once(&server, call("POST", "/ai/users/internal", Some(request)), ok(user_json())).await;
+    expect_once(
+        &server,
+        call("POST", "/ai/users/internal", Some(request)),
+        ok(user_json()),
+    )
+    .await;
     let body =
         AddInternalUserRequest::new("rg-1".to_owned(), UserRole::ReportOnly, "swu-7".to_owned());
-    let user = client.analytics().add_internal_user(&body).send().await.unwrap();
+    let user = client
+        .analytics()
+        .add_internal_user(&body)
+        .send()
+        .await
+        .unwrap();
     assert_user(&user, UserRole::ReportOnly);
 }
 
@@ -624,14 +818,24 @@ async fn invite_third_party_user() {
                          "role": "read-only", "type": "super-tenant"});
     let answer = json!({"invitedUserId": "u-3", "email": "bob@partner.example",
                         "resourceGroupId": "rg-1", "role": "read-only", "type": "super-tenant"});
-    expect_once(&server, call("POST", "/ai/users/invitations", Some(request)), ok(answer)).await;
+    expect_once(
+        &server,
+        call("POST", "/ai/users/invitations", Some(request)),
+        ok(answer),
+    )
+    .await;
     let mut body = InviteThirdPartyUserRequest::new(
         "bob@partner.example".to_owned(),
         "rg-1".to_owned(),
         UserRole::ReadOnly,
     );
     body.type_ = Some(InvitationType::SuperTenant);
-    let invited = client.analytics().invite_third_party_user(&body).send().await.unwrap();
+    let invited = client
+        .analytics()
+        .invite_third_party_user(&body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(invited.invited_user_id, s("u-3"));
     assert_eq!(invited.email, s("bob@partner.example"));
     assert_eq!(invited.resource_group_id, s("rg-1"));
@@ -644,7 +848,12 @@ async fn list_internal_users() {
     let (server, client) = analytics().await;
     let answer = json!([{"swuId": "swu-7", "email": "carol@example.com"}]);
     expect_once(&server, call("GET", "/ai/users/internal", None), ok(answer)).await;
-    let users = client.analytics().list_internal_users().send().await.unwrap();
+    let users = client
+        .analytics()
+        .list_internal_users()
+        .send()
+        .await
+        .unwrap();
     assert_eq!(users.len(), 1);
     assert_eq!(users[0]["swuId"], "swu-7");
     assert_eq!(users[0]["email"], "carol@example.com");
@@ -654,9 +863,19 @@ async fn list_internal_users() {
 async fn update_user() {
     let (server, client) = analytics().await;
     let request = json!({"resourceGroupId": "rg-1", "role": "report-only"});
-    expect_once(&server, call("PUT", "/ai/users/u-1", Some(request)), ok(user_json())).await;
+    expect_once(
+        &server,
+        call("PUT", "/ai/users/u-1", Some(request)),
+        ok(user_json()),
+    )
+    .await;
     let body = UpdateUserRequest::new("rg-1".to_owned(), UserRole::ReportOnly);
-    let user = client.analytics().update_user("u-1", &body).send().await.unwrap();
+    let user = client
+        .analytics()
+        .update_user("u-1", &body)
+        .send()
+        .await
+        .unwrap();
     assert_user(&user, UserRole::ReportOnly);
 }
 
@@ -668,7 +887,12 @@ async fn unknown_enum_value_is_kept_and_sent_back_unchanged() {
     let answer = json!([{"id": "u-5", "role": "brand-new-role", "resourceGroupId": "rg-1"}]);
     expect_once(&server, call("GET", "/ai/users", None), ok(answer)).await;
     let request = json!({"resourceGroupId": "rg-1", "role": "brand-new-role"});
-    expect_once(&server, call("PUT", "/ai/users/u-5", Some(request)), ok(user_json())).await;
+    expect_once(
+        &server,
+        call("PUT", "/ai/users/u-5", Some(request)),
+        ok(user_json()),
+    )
+    .await;
 
     let users = client.analytics().list_users().send().await.unwrap();
     let role = users[0].role.clone().expect("role");
@@ -678,12 +902,23 @@ async fn unknown_enum_value_is_kept_and_sent_back_unchanged() {
     assert_eq!(unknown.as_str(), "brand-new-role");
     assert_eq!(role.as_str(), "brand-new-role");
     assert_eq!(role.to_string(), "brand-new-role");
-    assert_eq!(serde_json::to_value(&role).unwrap(), json!("brand-new-role"));
-    assert_eq!(serde_json::to_value(&users[0]).unwrap()["role"], "brand-new-role");
+    assert_eq!(
+        serde_json::to_value(&role).unwrap(),
+        json!("brand-new-role")
+    );
+    assert_eq!(
+        serde_json::to_value(&users[0]).unwrap()["role"],
+        "brand-new-role"
+    );
 
     // Sent back to the server: the mock only matches the unchanged wire value.
     let body = UpdateUserRequest::new("rg-1".to_owned(), role);
-    client.analytics().update_user("u-5", &body).send().await.unwrap();
+    client
+        .analytics()
+        .update_user("u-5", &body)
+        .send()
+        .await
+        .unwrap();
 }
 
 #[tokio::test]
@@ -692,11 +927,24 @@ async fn unknown_response_fields_are_ignored() {
     let mut answer = system_json();
     answer["addedLater"] = json!({"nested": [1, 2, 3]});
     answer["deviceMetadata"] = json!({"serialNumber": "SN-1", "newFlag": true});
-    expect_once(&server, call("GET", "/ai/onboardedSystems/dev-1", None), ok(answer)).await;
-    let system = client.analytics().get_onboarded_system("dev-1").send().await.unwrap();
+    expect_once(
+        &server,
+        call("GET", "/ai/onboardedSystems/dev-1", None),
+        ok(answer),
+    )
+    .await;
+    let system = client
+        .analytics()
+        .get_onboarded_system("dev-1")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(system.device_id, s("dev-1"));
     assert_eq!(system.tenant_name, s("Acme"));
-    assert_eq!(system.device_metadata.and_then(|m| m.serial_number), s("SN-1"));
+    assert_eq!(
+        system.device_metadata.and_then(|m| m.serial_number),
+        s("SN-1")
+    );
 }
 
 #[tokio::test]
@@ -707,7 +955,12 @@ async fn malformed_success_body_is_a_decode_error_with_status_and_raw_body() {
         .insert_header("x-request-id", "r-dec")
         .set_body_raw(&raw[..], "application/json");
     expect_once(&server, call("GET", "/ai/licenses/42", None), answer).await;
-    let err = client.analytics().get_license("42").send().await.unwrap_err();
+    let err = client
+        .analytics()
+        .get_license("42")
+        .send()
+        .await
+        .unwrap_err();
     let ruckus_one::Error::Decode(decode) = &err else {
         panic!("expected a decode error, got {err:?}");
     };
@@ -728,7 +981,12 @@ async fn error_answer_is_an_api_error_with_decoded_body() {
     let mock = call("POST", "/ai/applicationTokens", Some(json!({"name": ""})));
     expect_once(&server, mock, answer).await;
     let body = CreateApplicationTokenRequest::new(String::new());
-    let err = client.analytics().create_application_token(&body).send().await.unwrap_err();
+    let err = client
+        .analytics()
+        .create_application_token(&body)
+        .send()
+        .await
+        .unwrap_err();
     let ruckus_one::Error::Api(api) = &err else {
         panic!("expected an API error, got {err:?}");
     };
@@ -760,7 +1018,12 @@ async fn path_parameter_with_slashes_and_dots_stays_one_segment() {
         .expect(1)
         .mount(&server)
         .await;
-    client.analytics().get_application_token("a/../b").send().await.unwrap();
+    client
+        .analytics()
+        .get_application_token("a/../b")
+        .send()
+        .await
+        .unwrap();
 
     let requests = common::api_requests(&server).await;
     assert_eq!(requests.len(), 1);
@@ -780,7 +1043,12 @@ async fn dot_dot_path_parameter_never_reaches_another_resource() {
     // collection; the runtime refuses it before sending anything (not even a token request).
     let server = common::server_expecting_tokens(0).await;
     let client = ruckus_one::Client::new(common::config(&server)).unwrap();
-    let err = client.analytics().get_application_token("..").send().await.unwrap_err();
+    let err = client
+        .analytics()
+        .get_application_token("..")
+        .send()
+        .await
+        .unwrap_err();
     let ruckus_one::Error::InvalidRequest { message } = &err else {
         panic!("expected an invalid request, got {err:?}");
     };
@@ -800,13 +1068,27 @@ async fn delegated_tenant_header() {
     let t8 = call("GET", "/ai/licenses/42", None).and(header("x-rks-tenantid", "t-8"));
     expect_once(&server, t8, ok(license_json())).await;
 
-    assert!(client.analytics().list_licenses().send().await.unwrap().is_empty());
+    assert!(
+        client
+            .analytics()
+            .list_licenses()
+            .send()
+            .await
+            .unwrap()
+            .is_empty()
+    );
     let delegated = client.with_tenant("t-9").unwrap();
     assert_eq!(delegated.runtime().delegated_tenant(), Some("t-9"));
     let licenses = delegated.analytics().list_licenses().send().await.unwrap();
     assert_eq!(licenses[0].license_id, Some(42));
     // A per-call tenant overrides the client's.
-    let license = delegated.analytics().get_license("42").tenant("t-8").send().await.unwrap();
+    let license = delegated
+        .analytics()
+        .get_license("42")
+        .tenant("t-8")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(license.license_id, Some(42));
 }
 
@@ -815,14 +1097,28 @@ async fn secrets_stay_out_of_debug_output() {
     let (server, client) = analytics().await;
     let mock = call("GET", "/ai/applicationTokens/at-1", None);
     expect_once(&server, mock, ok(token_json("very-secret-value"))).await;
-    let token = client.analytics().get_application_token("at-1").send().await.unwrap();
-    assert_eq!(token.client_secret.as_ref().map(|s| s.expose()), Some("very-secret-value"));
+    let token = client
+        .analytics()
+        .get_application_token("at-1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        token.client_secret.as_ref().map(|s| s.expose()),
+        Some("very-secret-value")
+    );
 
     // The access token is cached in the client now.
     let client_debug = format!("{client:?}");
     assert!(client_debug.contains(common::CLIENT_ID), "{client_debug}");
-    assert!(!client_debug.contains(common::CLIENT_SECRET), "{client_debug}");
-    assert!(!client_debug.contains(common::ACCESS_TOKEN), "{client_debug}");
+    assert!(
+        !client_debug.contains(common::CLIENT_SECRET),
+        "{client_debug}"
+    );
+    assert!(
+        !client_debug.contains(common::ACCESS_TOKEN),
+        "{client_debug}"
+    );
     let token_debug = format!("{token:?}");
     assert!(token_debug.contains("cid-1"), "{token_debug}");
     assert!(!token_debug.contains("very-secret-value"), "{token_debug}");

@@ -92,6 +92,7 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
     );
     quote! {
         #docs
+        #![warn(missing_docs)]
         pub use ruckus_one_runtime as runtime;
         pub use ruckus_one_runtime::{Config, Credentials, Error, Region, RetryPolicy, Secret};
 

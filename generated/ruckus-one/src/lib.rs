@@ -8,6 +8,7 @@
 //!
 //! APIs:
 //! - Analytics administration API: [`analytics`]
+#![warn(missing_docs)]
 pub use ruckus_one_runtime as runtime;
 pub use ruckus_one_runtime::{Config, Credentials, Error, Region, RetryPolicy, Secret};
 pub mod analytics;

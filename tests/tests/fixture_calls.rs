@@ -1,0 +1,338 @@
+//! The client generated from the `operations` fixture spec against a local HTTP server:
+//! versioned media types, binary download and upload, multipart and form bodies, the
+//! asynchronous-result envelope, query and header parameters, the error body families,
+//! and the lifecycle gates (experimental feature, deprecation).
+
+mod common;
+
+use bytes::Bytes;
+use common::{BEARER, call, expect_once, ok};
+use ruckus_one_runtime::{ErrorBody, Multipart};
+use ruckus_one_tests::fixtures::operations::Client;
+use ruckus_one_tests::fixtures::operations::demo::calls::{
+    Credentials as FormCredentials, QueryWidgetsRequest, Sort, UpdateWidgetVersion, Widget,
+};
+use serde_json::json;
+use wiremock::matchers::{
+    body_bytes, body_json, body_string, header, header_regex, method, path, query_param,
+    query_param_is_missing,
+};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+async fn fixture() -> (MockServer, Client) {
+    let server = common::server().await;
+    let client = Client::new(common::config(&server)).expect("valid configuration");
+    (server, client)
+}
+
+fn widget(id: &str, name: &str) -> Widget {
+    let mut widget = Widget::new(name.to_owned());
+    widget.id = Some(id.to_owned());
+    widget
+}
+
+async fn expect_update_widget(server: &MockServer, media_type: &str, name: &str) {
+    let mock = Mock::given(method("PUT"))
+        .and(path("/demo/widgets/w-1"))
+        .and(header("authorization", BEARER))
+        .and(header("content-type", media_type))
+        .and(header("accept", media_type))
+        .and(body_json(json!({"id": "w-1", "name": name})));
+    let answer = ResponseTemplate::new(200)
+        .set_body_raw(json!({"id": "w-1", "name": name}).to_string(), media_type);
+    expect_once(server, mock, answer).await;
+}
+
+#[tokio::test]
+async fn update_widget_sends_the_default_vendor_media_type() {
+    let (server, client) = fixture().await;
+    expect_update_widget(&server, "application/vnd.ruckus.v1+json", "v1").await;
+    let body = widget("w-1", "v1");
+    let updated = client
+        .demo()
+        .update_widget("w-1", &body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(updated, body);
+}
+
+#[tokio::test]
+async fn update_widget_sends_the_selected_version_media_type() {
+    let (server, client) = fixture().await;
+    expect_update_widget(&server, "application/vnd.ruckus.v1.1+json", "v1.1").await;
+    let body = widget("w-1", "v1.1");
+    let updated = client
+        .demo()
+        .update_widget("w-1", &body)
+        .version(UpdateWidgetVersion::V1_1)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(updated.id.as_deref(), Some("w-1"));
+    assert_eq!(updated.name, "v1.1");
+}
+
+#[tokio::test]
+async fn download_widget_key_returns_the_exact_bytes() {
+    let (server, client) = fixture().await;
+    // Not UTF-8, with NUL and CR/LF bytes: must come back untouched.
+    let key: &[u8] = &[0x30, 0x82, 0x0a, 0x00, 0xff, 0xfe, 0x0d, 0x0a, 0x80, 0x01];
+    let mock = Mock::given(method("POST"))
+        .and(path("/demo/widgets/w%2F1/key"))
+        .and(header("authorization", BEARER))
+        .and(header("accept", "application/x-pkcs12"))
+        .and(common::no_body);
+    let answer = ResponseTemplate::new(200).set_body_raw(key, "application/x-pkcs12");
+    expect_once(&server, mock, answer).await;
+    let bytes = client
+        .demo()
+        .download_widget_key("w/1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bytes, Bytes::from_static(key));
+}
+
+#[tokio::test]
+async fn upload_widgets_sends_a_multipart_form() {
+    let (server, client) = fixture().await;
+    let csv = "id,name\nw-1,first\nw-2,second\n";
+    let mock = Mock::given(method("POST"))
+        .and(path("/demo/widgets/csvFile"))
+        .and(header("authorization", BEARER))
+        .and(header("accept", "application/json"))
+        .and(header_regex(
+            "content-type",
+            "^multipart/form-data; boundary=[^ ;]+$",
+        ));
+    expect_once(&server, mock, ResponseTemplate::new(204)).await;
+    let form = Multipart::new().file("file", "widgets.csv", "text/csv", csv.as_bytes().to_vec());
+    client.demo().upload_widgets(form).send().await.unwrap();
+
+    let requests = common::api_requests(&server).await;
+    assert_eq!(requests.len(), 1);
+    let content_type = requests[0].headers["content-type"].to_str().unwrap();
+    let boundary = content_type
+        .strip_prefix("multipart/form-data; boundary=")
+        .expect("multipart content type");
+    let body = String::from_utf8(requests[0].body.clone()).expect("text body");
+    assert!(body.starts_with(&format!("--{boundary}\r\n")), "{body}");
+    assert!(body.ends_with(&format!("\r\n--{boundary}--\r\n")), "{body}");
+    assert!(
+        body.contains(
+            "Content-Disposition: form-data; name=\"file\"; filename=\"widgets.csv\"\r\n"
+        ),
+        "{body}"
+    );
+    assert!(body.contains("Content-Type: text/csv\r\n"), "{body}");
+    assert!(
+        body.contains(&format!("\r\n\r\n{csv}\r\n--{boundary}--")),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn get_token_sends_a_form_body() {
+    let (server, client) = fixture().await;
+    let mock = Mock::given(method("POST"))
+        .and(path("/demo/token"))
+        .and(header("authorization", BEARER))
+        .and(header("accept", "application/json"))
+        .and(header("content-type", "application/x-www-form-urlencoded"))
+        .and(body_string(
+            "grant_type=client_credentials&client_id=my+app%26co",
+        ));
+    expect_once(
+        &server,
+        mock,
+        ok(json!({"access_token": "inner", "expires_in": 60})),
+    )
+    .await;
+    let body = FormCredentials::new("client_credentials".to_owned(), "my app&co".to_owned());
+    let answer = client.demo().get_token(&body).send().await.unwrap();
+    assert_eq!(answer, json!({"access_token": "inner", "expires_in": 60}));
+}
+
+#[tokio::test]
+async fn create_widget_decodes_the_asynchronous_result_envelope() {
+    let (server, client) = fixture().await;
+    let mock = call("POST", "/demo/widgets", Some(json!({"name": "New"})));
+    let answer = ResponseTemplate::new(202)
+        .set_body_json(json!({"requestId": "req-123", "response": {"id": "w-9"}}));
+    expect_once(&server, mock, answer).await;
+    let body = Widget::new("New".to_owned());
+    let accepted = client.demo().create_widget(&body).send().await.unwrap();
+    assert_eq!(accepted.request_id, "req-123");
+    assert_eq!(accepted.response, Some(json!({"id": "w-9"})));
+}
+
+#[tokio::test]
+async fn create_widget_decodes_an_identity_family_error() {
+    let (server, client) = fixture().await;
+    let raw = r#"{"status":"BAD_REQUEST","message":"m","debugMessage":"d","subErrors":[]}"#;
+    let mock = call("POST", "/demo/widgets", Some(json!({"name": "New"})));
+    expect_once(
+        &server,
+        mock,
+        ResponseTemplate::new(400).set_body_raw(raw, "application/json"),
+    )
+    .await;
+    let body = Widget::new("New".to_owned());
+    let err = client.demo().create_widget(&body).send().await.unwrap_err();
+    let api = err
+        .api_error()
+        .unwrap_or_else(|| panic!("expected an API error, got {err:?}"));
+    assert_eq!(api.status(), 400);
+    assert_eq!(api.message(), Some("m"));
+    assert_eq!(api.raw_body(), raw.as_bytes());
+    let ErrorBody::StatusMessage(decoded) = api.body() else {
+        panic!("expected the status-message shape, got {:?}", api.body());
+    };
+    assert_eq!(decoded.status.as_deref(), Some("BAD_REQUEST"));
+    assert_eq!(decoded.message.as_deref(), Some("m"));
+    assert_eq!(decoded.debug_message.as_deref(), Some("d"));
+    assert!(decoded.sub_errors.is_empty());
+}
+
+#[tokio::test]
+async fn query_widgets_sends_query_parameters_header_and_body() {
+    let (server, client) = fixture().await;
+    let request = json!({"page": 2, "searchString": "blue"});
+    let full = call("POST", "/demo/widgets/query", Some(request.clone()))
+        .and(query_param("pageSize", "25"))
+        .and(query_param("sortOrder", "DESC"))
+        .and(header("x-trace", "trace-1"));
+    let answer = json!({"totalCount": 41, "page": 2, "data": [{"id": "w-21", "name": "blue 21"}]});
+    expect_once(&server, full, ok(answer)).await;
+    let minimal = call("POST", "/demo/widgets/query", Some(request))
+        .and(query_param("pageSize", "20"))
+        .and(query_param_is_missing("sortOrder"))
+        .and(|req: &wiremock::Request| !req.headers.contains_key("x-trace"));
+    expect_once(&server, minimal, ok(json!({"totalCount": 0, "data": []}))).await;
+
+    let mut body = QueryWidgetsRequest::new();
+    body.page = Some(2);
+    body.search_string = Some("blue".to_owned());
+    let page = client
+        .demo()
+        .query_widgets(25, &body)
+        .sort_order(Sort::Desc)
+        .x_trace("trace-1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.total_count, Some(41));
+    assert_eq!(page.page, Some(2));
+    assert_eq!(page.data, Some(vec![widget("w-21", "blue 21")]));
+    let empty = client.demo().query_widgets(20, &body).send().await.unwrap();
+    assert_eq!(empty.total_count, Some(0));
+    assert_eq!(empty.page, None);
+    assert_eq!(empty.data, Some(vec![]));
+
+    let requests = common::api_requests(&server).await;
+    assert_eq!(requests[0].url.query(), Some("pageSize=25&sortOrder=DESC"));
+    assert_eq!(requests[1].url.query(), Some("pageSize=20"));
+}
+
+#[tokio::test]
+async fn query_widgets_decodes_an_entitlement_family_error() {
+    let (server, client) = fixture().await;
+    let raw = r#"{"error":{"code":"ENT-403","message":"not entitled","reason":"no license","suggestion":"buy one"},"requestId":"r-9"}"#;
+    let mock =
+        call("POST", "/demo/widgets/query", Some(json!({}))).and(query_param("pageSize", "20"));
+    expect_once(
+        &server,
+        mock,
+        ResponseTemplate::new(403).set_body_raw(raw, "application/json"),
+    )
+    .await;
+    let err = client
+        .demo()
+        .query_widgets(20, &QueryWidgetsRequest::new())
+        .send()
+        .await
+        .unwrap_err();
+    let api = err
+        .api_error()
+        .unwrap_or_else(|| panic!("expected an API error, got {err:?}"));
+    assert_eq!(api.status(), 403);
+    assert_eq!(api.request_id(), Some("r-9"));
+    assert_eq!(api.message(), Some("not entitled"));
+    assert_eq!(api.raw_body(), raw.as_bytes());
+    let ErrorBody::ErrorObject(decoded) = api.body() else {
+        panic!("expected the error-object shape, got {:?}", api.body());
+    };
+    assert_eq!(decoded.request_id.as_deref(), Some("r-9"));
+    assert_eq!(decoded.error.code.as_deref(), Some("ENT-403"));
+    assert_eq!(decoded.error.reason.as_deref(), Some("no license"));
+    assert_eq!(decoded.error.suggestion.as_deref(), Some("buy one"));
+}
+
+#[tokio::test]
+async fn put_widget_picture_sends_raw_png_bytes() {
+    let (server, client) = fixture().await;
+    let png: &[u8] = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff";
+    let mock = Mock::given(method("PUT"))
+        .and(path("/demo/widgets/w-1/picture"))
+        .and(header("authorization", BEARER))
+        .and(header("accept", "application/json"))
+        .and(header("content-type", "image/png"))
+        .and(body_bytes(png));
+    expect_once(&server, mock, ResponseTemplate::new(200)).await;
+    client
+        .demo()
+        .put_widget_picture("w-1", Bytes::from_static(png))
+        .send()
+        .await
+        .unwrap();
+    let requests = common::api_requests(&server).await;
+    assert_eq!(requests[0].body, png);
+}
+
+#[cfg(feature = "experimental")]
+#[tokio::test]
+async fn preview_widget_is_available_with_the_experimental_feature() {
+    let (server, client) = fixture().await;
+    let mock = call(
+        "POST",
+        "/demo/widgets/preview",
+        Some(json!({"name": "draft"})),
+    );
+    expect_once(
+        &server,
+        mock,
+        ok(json!({"id": "preview-1", "name": "draft"})),
+    )
+    .await;
+    let body = Widget::new("draft".to_owned());
+    let preview = client
+        .demo()
+        .preview_widget()
+        .body(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(preview, widget("preview-1", "draft"));
+}
+
+/// Calling a deprecated operation only compiles warning-free where deprecation is allowed.
+#[allow(deprecated)]
+async fn list_legacy_widgets(client: &Client) -> Vec<Widget> {
+    client
+        .demo()
+        .list_widgets_legacy()
+        .include(true)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn deprecated_list_widgets_legacy_still_works() {
+    let (server, client) = fixture().await;
+    let mock = call("GET", "/demo/legacy/widgets", None).and(query_param("include", "true"));
+    expect_once(&server, mock, ok(json!([{"id": "w-1", "name": "old"}]))).await;
+    let widgets = list_legacy_widgets(&client).await;
+    assert_eq!(widgets, vec![widget("w-1", "old")]);
+}
