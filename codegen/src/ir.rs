@@ -77,7 +77,7 @@ pub struct ApiIr {
     pub source: String,
     pub prefix: Valued,
     pub hosts: HostsIr,
-    pub media_vendor: String,
+    pub media_vendor: Valued,
     pub families: Vec<FamilyIr>,
     pub areas: Vec<AreaIr>,
 }

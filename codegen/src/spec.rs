@@ -65,7 +65,7 @@ pub struct Api {
     /// Regional hosts.
     pub hosts: Hosts,
     /// Vendor part of versioned media types: `application/vnd.<vendor>.v1+json`.
-    pub media_vendor: String,
+    pub media_vendor: Setting,
     /// Error-body families that operations of this API may answer with.
     pub error_families: Vec<ErrorFamily>,
     /// Family used by operations that do not name one.

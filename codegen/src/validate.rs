@@ -218,7 +218,7 @@ impl Validator {
         // First pass: every named type of the API, for references across areas.
         let mut ctx = ApiCtx {
             types: BTreeMap::new(),
-            vendor: api.media_vendor.clone(),
+            vendor: api.media_vendor.value.clone(),
         };
         let mut area_names = BTreeSet::new();
         for (file, area) in areas {
@@ -426,7 +426,7 @@ impl Validator {
                 north_america: api.hosts.north_america.clone(),
                 provenance: self.provenance(&hosts_at, api.hosts.provenance.as_deref()),
             },
-            media_vendor: api.media_vendor.clone(),
+            media_vendor: self.setting(&at.with(&["media_vendor:"]), &api.media_vendor),
             families,
             areas: area_irs,
         }

@@ -79,8 +79,9 @@ fn index(ir: &Ir) -> String {
         let _ = writeln!(s, "| Hosts | {hosts} | {} |", prov(&api.hosts.provenance));
         let _ = writeln!(
             s,
-            "| Versioned media types | `application/vnd.{}.<version>+json` | documented |",
-            api.media_vendor
+            "| Versioned media types | `application/vnd.{}.<version>+json` | {} |",
+            api.media_vendor.value,
+            prov(&api.media_vendor.provenance)
         );
         s.push_str("\nError body families:\n\n| Family | Decoded as | Body | Description | Provenance |\n|---|---|---|---|---|\n");
         for f in &api.families {
