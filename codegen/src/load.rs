@@ -29,7 +29,16 @@ pub fn load(top_path: &Path) -> Result<Loaded, Vec<Diagnostic>> {
     let mut areas = Vec::new();
     for api in &top.apis {
         let mut api_areas = Vec::new();
+        let mut listed = std::collections::BTreeSet::new();
         for area in &api.areas {
+            if !listed.insert(area) {
+                diags.push(top_file.diag_nth(
+                    &["apis:", &format!("name: {}", api.name), "areas:", area],
+                    2,
+                    format!("area `{area}` is listed twice"),
+                ));
+                continue;
+            }
             let path = dir.join(&api.name).join(format!("{area}.yaml"));
             if !path.is_file() {
                 diags.push(top_file.diag(
@@ -73,6 +82,14 @@ fn read_yaml<T: DeserializeOwned>(path: &Path) -> Result<(SourceFile, T), Diagno
     if text.trim().is_empty() {
         return Err(Diagnostic::new(path, 1, "the file is empty"));
     }
+    // Parse as plain YAML first: serde builds the spec while it reads, so a syntax error later in
+    // the file would otherwise hide behind a shape error (a missing key) before it.
+    if let Err(e) = serde_yaml::from_str::<serde_yaml::Value>(&text) {
+        let line = e
+            .location()
+            .map_or_else(|| text.lines().count().max(1), |l| l.line());
+        return Err(Diagnostic::new(path, line, yaml_message(&e)));
+    }
     match serde_yaml::from_str::<T>(&text) {
         Ok(value) => Ok((
             SourceFile {
@@ -97,13 +114,5 @@ fn yaml_message(e: &serde_yaml::Error) -> String {
         Some(i) => msg[..i].to_owned(),
         None => msg,
     };
-    let msg = msg.replace(
-        "data did not match any variant of untagged enum TypeExpr",
-        "invalid type expression: expected a type name or an inline shape (array, map, fields, values or not_shown)",
-    );
-    let msg = msg.replace(
-        "data did not match any variant of untagged enum EnumValue",
-        "invalid enum value: expected a string or {value, description}",
-    );
     format!("invalid YAML: {msg}")
 }

@@ -2,8 +2,11 @@
 //!
 //! serde_yaml reports positions of syntax and shape errors but keeps no spans for values, so
 //! semantic diagnostics find their line by searching the text for a path of anchors, e.g.
-//! `["operations:", "id: get_license", "path:"]`: each anchor is searched from the line where
-//! the previous one matched. A missing anchor leaves the last match, which is still close.
+//! `["operations:", "id: get_license", "path:"]`. Each anchor is searched inside the YAML block
+//! of the previous match (by indentation), preferring the shallowest match, so a type's own
+//! `provenance:` is found rather than one of its fields'. An anchor may list alternatives
+//! separated by `|` (`value: red|red`). A missing anchor leaves the last match, which is still
+//! close.
 
 use crate::diag::Diagnostic;
 use std::path::{Path, PathBuf};
@@ -20,24 +23,46 @@ pub struct SourceFile {
 impl SourceFile {
     /// The 1-based line of the last anchor matched in sequence (1 when none matches).
     pub fn line_of(&self, anchors: &[&str]) -> usize {
+        self.line_of_nth(anchors, 1)
+    }
+
+    /// Like [`line_of`](Self::line_of), taking the `nth` (1-based) match of the last anchor:
+    /// duplicates are reported where they repeat.
+    pub fn line_of_nth(&self, anchors: &[&str], nth: usize) -> usize {
         let lines: Vec<&str> = self.text.lines().collect();
-        let mut at = 0usize;
+        let (mut start, mut end) = (0, lines.len());
         let mut found = None;
-        for anchor in anchors {
-            match (at..lines.len()).find(|&i| matches(lines[i], anchor)) {
-                Some(i) => {
-                    found = Some(i);
-                    at = i + 1;
-                }
-                None => break,
-            }
+        for (k, anchor) in anchors.iter().enumerate() {
+            let hits: Vec<usize> = (start..end)
+                .filter(|&i| matches(lines[i], anchor))
+                .collect();
+            let Some(shallowest) = hits.iter().map(|&i| key_column(lines[i])).min() else {
+                break;
+            };
+            let shallow: Vec<usize> = hits
+                .into_iter()
+                .filter(|&i| key_column(lines[i]) == shallowest)
+                .collect();
+            let pick = if k + 1 == anchors.len() {
+                shallow.get(nth.saturating_sub(1)).or(shallow.last())
+            } else {
+                shallow.first()
+            };
+            let Some(&i) = pick else { break };
+            found = Some(i);
+            (start, end) = (i + 1, block_end(&lines, i));
         }
         found.map_or(1, |i| i + 1)
     }
 
     /// A diagnostic at the line found by `anchors`.
     pub fn diag(&self, anchors: &[&str], message: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(&self.path, self.line_of(anchors), message)
+        self.diag_nth(anchors, 1, message)
+    }
+
+    /// A diagnostic at the `nth` match of the last anchor.
+    pub fn diag_nth(&self, anchors: &[&str], nth: usize, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(&self.path, self.line_of_nth(anchors, nth), message)
     }
 
     /// A diagnostic about the whole file.
@@ -46,33 +71,90 @@ impl SourceFile {
     }
 }
 
-/// Whether a line holds `anchor` as its key (`key:`) or key and value (`key: value`),
-/// ignoring indentation, a list dash and quotes.
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
+/// Column where the key starts, after any list dash.
+fn key_column(line: &str) -> usize {
+    let t = line.trim_start();
+    let after_dash = match t.strip_prefix("- ") {
+        Some(rest) => 2 + (rest.len() - rest.trim_start().len()),
+        None => 0,
+    };
+    indent(line) + after_dash
+}
+
+fn is_content(line: &str) -> bool {
+    let t = line.trim_start();
+    !t.is_empty() && !t.starts_with('#')
+}
+
+/// The end (exclusive) of the YAML block that starts at line `i`: a list item holds the deeper
+/// lines after it; a key also holds list items at its own indentation (compact style).
+fn block_end(lines: &[&str], i: usize) -> usize {
+    let own = indent(lines[i]);
+    let is_item = lines[i].trim_start().starts_with("- ");
+    (i + 1..lines.len())
+        .find(|&j| {
+            is_content(lines[j]) && {
+                let ind = indent(lines[j]);
+                ind < own || (ind == own && (is_item || !lines[j].trim_start().starts_with("- ")))
+            }
+        })
+        .unwrap_or(lines.len())
+}
+
+/// Whether a line holds one of the anchor's alternatives as its key (`key:`) or key and value
+/// (`key: value`), ignoring indentation, a list dash and quotes.
 fn matches(line: &str, anchor: &str) -> bool {
+    if !is_content(line) {
+        return false;
+    }
     let normalized: String = line.chars().filter(|c| *c != '"' && *c != '\'').collect();
     let t = normalized.trim_start();
     let t = t.strip_prefix("- ").map_or(t, str::trim_start);
-    match t.strip_prefix(anchor) {
-        Some(rest) => {
-            anchor.ends_with(':') || rest.is_empty() || rest.starts_with([' ', '\t', '#'])
-        }
+    anchor.split('|').any(|alt| match t.strip_prefix(alt) {
+        Some(rest) => alt.ends_with(':') || rest.is_empty() || rest.starts_with([' ', '\t', '#']),
         None => false,
-    }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn file(text: &str) -> SourceFile {
+        SourceFile {
+            path: "x.yaml".into(),
+            text: text.into(),
+        }
+    }
+
     #[test]
     fn finds_nested_anchor_lines() {
-        let f = SourceFile {
-            path: "x.yaml".into(),
-            text: "types:\n  - name: License\n    fields:\n      - name: id\n  - name: LicenseItem\n    fields:\n      - name: id\n".into(),
-        };
+        let f = file(
+            "types:\n  - name: License\n    fields:\n      - name: id\n  - name: LicenseItem\n    fields:\n      - name: id\n",
+        );
         assert_eq!(f.line_of(&["types:", "name: LicenseItem", "name: id"]), 7);
         assert_eq!(f.line_of(&["types:", "name: License", "name: id"]), 4);
         assert_eq!(f.line_of(&["name: Missing"]), 1);
         assert_eq!(f.line_of(&["types:", "name: License", "name: nope"]), 2);
+    }
+
+    #[test]
+    fn prefers_the_element_own_key_and_counts_repeats() {
+        let f = file(
+            "types:\n  - name: T\n    fields:\n      - name: a\n        provenance: documented\n      - name: a\n    provenance: guessed\n    values:\n      - value: red\n      - red\n",
+        );
+        assert_eq!(f.line_of(&["types:", "name: T", "provenance:"]), 7);
+        assert_eq!(
+            f.line_of_nth(&["types:", "name: T", "fields:", "name: a"], 2),
+            6
+        );
+        assert_eq!(
+            f.line_of_nth(&["types:", "name: T", "values:", "value: red|red"], 2),
+            10
+        );
     }
 }

@@ -172,11 +172,20 @@ pub struct Field {
 
 /// A type expression: a name (`string`, `integer`, `int64`, `number`, `boolean`, `json`,
 /// `array<T>`, `map<T>`, a named type) or an inline shape.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug)]
 pub enum TypeExpr {
     Name(String),
     Inline(InlineType),
+}
+
+impl<'de> Deserialize<'de> for TypeExpr {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        string_or_map(
+            d,
+            "a type name or an inline shape (array, map, fields, values or not_shown)",
+        )
+        .map(|v| v.map_or_else(TypeExpr::Name, TypeExpr::Inline))
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -204,11 +213,49 @@ pub struct InlineType {
     pub description: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug)]
 pub enum EnumValue {
     Bare(String),
     Full(EnumValueFull),
+}
+
+impl<'de> Deserialize<'de> for EnumValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        string_or_map(d, "a string or {value, description, deprecated}")
+            .map(|v| v.map_or_else(EnumValue::Bare, EnumValue::Full))
+    }
+}
+
+/// A scalar becomes `Err(string)`, a map is deserialized as `T` (`Ok`), so errors inside the
+/// map keep their own message and position instead of a vague "did not match any variant".
+fn string_or_map<'de, D, T>(d: D, expected: &'static str) -> Result<Result<T, String>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct V<T>(&'static str, std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
+        type Value = Result<T, String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.0)
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Err(v.to_owned()))
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(Err(v.to_string()))
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(Err(v.to_string()))
+        }
+        fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Self::Value, E> {
+            Ok(Err(v.to_string()))
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Ok)
+        }
+    }
+    d.deserialize_any(V(expected, std::marker::PhantomData))
 }
 
 #[derive(Debug, Deserialize)]

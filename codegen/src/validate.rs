@@ -40,6 +40,8 @@ struct ApiCtx {
 struct At<'a> {
     file: &'a SourceFile,
     anchors: Vec<String>,
+    /// Which match of the last anchor (1-based): duplicates are reported where they repeat.
+    nth: usize,
 }
 
 impl At<'_> {
@@ -53,13 +55,21 @@ impl At<'_> {
         At {
             file: self.file,
             anchors,
+            nth: 1,
         }
+    }
+
+    /// The same place, at the `nth` match of the last anchor.
+    fn nth(mut self, nth: usize) -> Self {
+        self.nth = nth;
+        self
     }
 }
 
 impl Validator {
     fn err(&mut self, at: &At<'_>, message: impl Into<String>) {
-        self.diags.push(at.file.diag(&at.anchors(), message));
+        self.diags
+            .push(at.file.diag_nth(&at.anchors(), at.nth, message));
     }
 
     fn ir(&mut self, loaded: &Loaded, display_root: &std::path::Path) -> Ir {
@@ -68,6 +78,7 @@ impl Validator {
         let root = At {
             file: tf,
             anchors: vec![],
+            nth: 1,
         };
         let auth = AuthIr {
             description: top.auth.description.clone(),
@@ -95,6 +106,36 @@ impl Validator {
                 "`token_url_without_tenant` must contain `{host}`",
             );
         }
+        let krate = &top.krate;
+        if krate.name.is_empty()
+            || !krate.name.starts_with(|c: char| c.is_ascii_alphabetic())
+            || !krate
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            self.err(
+                &root.with(&["crate:", "name:"]),
+                format!(
+                    "crate name `{}` is not a Cargo package name (letters, digits, `-`, `_`)",
+                    krate.name
+                ),
+            );
+        }
+        let semver = krate.version.split(['-', '+']).next().unwrap_or_default();
+        if semver.split('.').count() != 3
+            || !semver
+                .split('.')
+                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+        {
+            self.err(
+                &root.with(&["crate:", "version:"]),
+                format!(
+                    "crate version `{}` is not a semantic version (e.g. 0.1.0)",
+                    krate.version
+                ),
+            );
+        }
         let mut api_names = BTreeSet::new();
         let mut apis = Vec::new();
         for (api, areas) in top.apis.iter().zip(&loaded.areas) {
@@ -106,6 +147,12 @@ impl Validator {
                         "API name `{}` must be a snake_case Rust identifier",
                         api.name
                     ),
+                );
+            }
+            if RESERVED_API_NAMES.contains(&api.name.as_str()) {
+                self.err(
+                    &at,
+                    format!("API name `{}` is reserved: it would clash with an item of the generated crate root", api.name),
                 );
             }
             if !api_names.insert(api.name.clone()) {
@@ -229,6 +276,7 @@ impl Validator {
                     &At {
                         file,
                         anchors: vec!["area:".into()],
+                        nth: 1,
                     },
                     format!(
                         "area `{}` must be a unique snake_case Rust identifier",
@@ -240,8 +288,19 @@ impl Validator {
                 let tat = At {
                     file,
                     anchors: vec!["types:".into(), format!("name: {}", t.name)],
+                    nth: 1,
                 };
-                if names::camel(&t.name) != t.name || !names::is_ident(&t.name) {
+                if RESERVED_TYPE_NAMES.contains(&t.name.as_str())
+                    || t.name == format!("{}Client", names::camel(&api.name))
+                {
+                    self.err(
+                        &tat,
+                        format!(
+                            "type name `{}` is reserved: generated code uses an item of that name",
+                            t.name
+                        ),
+                    );
+                } else if names::camel(&t.name) != t.name || !names::is_ident(&t.name) {
                     self.err(
                         &tat,
                         format!(
@@ -283,6 +342,7 @@ impl Validator {
                 let tat = At {
                     file,
                     anchors: vec!["types:".into(), format!("name: {}", t.name)],
+                    nth: 1,
                 };
                 let mut inline = Vec::new();
                 if let Some(ty) = self.type_def(t, &tat, &mut ctx, &area.area, &mut inline) {
@@ -295,9 +355,20 @@ impl Validator {
                 let oat = At {
                     file,
                     anchors: vec!["operations:".into(), format!("id: {}", op.id)],
+                    nth: 1,
                 };
+                let earlier_here = area
+                    .operations
+                    .iter()
+                    .take_while(|o| !std::ptr::eq(*o, op))
+                    .filter(|o| o.id == op.id)
+                    .count();
                 if op_ids.insert(op.id.clone(), ()).is_some() {
-                    self.err(&oat, format!("duplicate operation id `{}`", op.id));
+                    self.err(
+                        &oat.with(&[]).nth(earlier_here + 1),
+                        format!("duplicate operation id `{}`", op.id),
+                    );
+                    continue;
                 }
                 let mut inline = Vec::new();
                 if let Some(o) = self.operation(
@@ -375,11 +446,13 @@ impl Validator {
             }
             for o in &air.operations {
                 for n in std::iter::once(&o.builder).chain(o.version_enum.as_ref()) {
-                    if let Some(prev) = items.insert(n.clone(), format!("operation `{}`", o.id)) {
-                        self.diags.push(file.diag(
+                    let by = format!("generated for operation `{}`", o.id);
+                    match items.insert(n.clone(), by.clone()) {
+                        Some(prev) if prev != by => self.diags.push(file.diag(
                             &["operations:", &format!("id: {}", o.id)],
-                            format!("operation `{}` generates the item `{n}`, which is already a {prev}; rename the operation or the type", o.id),
-                        ));
+                            format!("operation `{}` generates the item `{n}`, which is already a {prev}; rename one of them", o.id),
+                        )),
+                        _ => {}
                     }
                 }
             }
@@ -406,9 +479,64 @@ impl Validator {
                 }
             }
         }
+        // A paged operation's items field must exist on its (object) response type.
+        for (file, area) in areas {
+            let Some(air) = area_irs.iter().find(|a| a.name == area.area) else {
+                continue;
+            };
+            for o in &air.operations {
+                let (Some(p), Some(TypeRef::Named { name, .. })) = (&o.pagination, &o.success.ty)
+                else {
+                    continue;
+                };
+                let fields = area_irs
+                    .iter()
+                    .flat_map(|a| &a.types)
+                    .find_map(|t| match &t.kind {
+                        TypeKind::Object(f) if &t.name == name => Some(f),
+                        _ => None,
+                    });
+                if let Some(fields) = fields
+                    && !fields.iter().any(|f| f.wire == p.items)
+                {
+                    self.diags.push(file.diag(
+                        &[
+                            "operations:",
+                            &format!("id: {}", o.id),
+                            "pagination:",
+                            "items:",
+                        ],
+                        format!(
+                            "pagination items field `{}` is not a field of `{name}`",
+                            p.items
+                        ),
+                    ));
+                }
+            }
+        }
         self.check_recursion(&area_irs, areas);
 
         let prefix_at = at.with(&["prefix:"]);
+        let prefix = &api.prefix.value;
+        if !prefix.is_empty() && (!prefix.starts_with('/') || prefix.ends_with('/')) {
+            self.err(
+                &prefix_at,
+                format!("prefix `{prefix}` must start with `/` and not end with one (or be empty)"),
+            );
+        }
+        for (region, host) in [
+            ("asia", &api.hosts.asia),
+            ("europe", &api.hosts.europe),
+            ("north_america", &api.hosts.north_america),
+        ] {
+            if !(host.starts_with("https://") || host.starts_with("http://")) || host.ends_with('/')
+            {
+                self.err(
+                    &at.with(&["hosts:", &format!("{region}:")]),
+                    format!("host `{host}` must be an http(s) URL without a trailing `/`"),
+                );
+            }
+        }
         let hosts_at = at.with(&["hosts:"]);
         ApiIr {
             client: format!("{}Client", names::camel(&api.name)),
@@ -497,7 +625,10 @@ impl Validator {
         for f in fields {
             let fat = at.with(&["fields:", &format!("name: {}", f.name)]);
             if !wire.insert(f.name.clone()) {
-                self.err(&fat, format!("duplicate field `{}` in `{parent}`", f.name));
+                self.err(
+                    &fat.nth(2),
+                    format!("duplicate field `{}` in `{parent}`", f.name),
+                );
                 continue;
             }
             let Some(rust) = names::snake(&f.name) else {
@@ -562,8 +693,9 @@ impl Validator {
                     (f.value.clone(), f.description.clone(), f.deprecated.clone())
                 }
             };
-            let vat = at.with(&["values:", &value]);
+            let vat = at.with(&["values:", &format!("value: {value}|{value}")]);
             if !wire.insert(value.clone()) {
+                let vat = vat.nth(2);
                 self.err(
                     &vat,
                     format!("duplicate enum value `{value}` in `{parent}`"),
@@ -739,6 +871,10 @@ impl Validator {
             );
             ok = false;
         }
+        if RESERVED_OPERATION_IDS.contains(&op.id.as_str()) {
+            self.err(at, format!("operation id `{}` is reserved: the API client already has a method of that name", op.id));
+            ok = false;
+        }
         let builder = names::camel(&op.id);
         let provenance = self.provenance(at, op.provenance.as_deref());
         let method = Method::parse(&op.method).unwrap_or_else(|| {
@@ -755,6 +891,7 @@ impl Validator {
         let lifecycle = self.lifecycle(op.lifecycle.as_ref(), at);
 
         // Path and its parameters.
+        let path_ok = path_placeholders(&op.path).is_ok();
         let placeholders = match path_placeholders(&op.path) {
             Ok(p) => p,
             Err(msg) => {
@@ -786,6 +923,22 @@ impl Validator {
                 self.err(
                     &pat,
                     format!("duplicate {} parameter `{}`", p.location, p.name),
+                );
+                ok = false;
+                continue;
+            }
+            if p.location == "header"
+                && !p
+                    .name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_".contains(c))
+            {
+                self.err(
+                    &pat,
+                    format!(
+                        "header name `{}` may only contain letters, digits, `-` and `_`",
+                        p.name
+                    ),
                 );
                 ok = false;
                 continue;
@@ -834,7 +987,7 @@ impl Validator {
                     );
                     ok = false;
                 }
-                if !placeholders.iter().any(|x| x == &p.name) {
+                if path_ok && !placeholders.iter().any(|x| x == &p.name) {
                     self.err(
                         &pat,
                         format!(
@@ -1337,6 +1490,40 @@ impl Validator {
         }
     }
 }
+
+/// Names of the generated crate root (`runtime` re-export, `Client` methods).
+const RESERVED_API_NAMES: &[&str] = &["runtime", "new", "with_tenant"];
+/// Methods every API client already has.
+const RESERVED_OPERATION_IDS: &[&str] = &["new", "runtime"];
+/// Standard names generated code uses unqualified: a spec type must not shadow them.
+const RESERVED_TYPE_NAMES: &[&str] = &[
+    "Box",
+    "Clone",
+    "Copy",
+    "Debug",
+    "Default",
+    "Eq",
+    "Err",
+    "From",
+    "Hash",
+    "Into",
+    "None",
+    "Ok",
+    "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "Self",
+    "Send",
+    "Sized",
+    "Some",
+    "String",
+    "Sync",
+    "ToOwned",
+    "ToString",
+    "Vec",
+];
 
 fn loc_key(loc: &str) -> &'static str {
     match loc {

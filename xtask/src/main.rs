@@ -118,13 +118,23 @@ fn generate(paths: &Paths) -> Result<(), String> {
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         written += 1;
     }
+    // Only files the generator wrote (they carry its preamble) are removed as stale; anything
+    // else in the output directory is left alone and reported.
     let mut removed = 0;
     for rel in existing_files(dir)? {
-        if !files.contains_key(&rel) {
-            let path = dir.join(&rel);
+        if files.contains_key(&rel) {
+            continue;
+        }
+        let path = dir.join(&rel);
+        if is_generator_output(&path) {
             std::fs::remove_file(&path)
                 .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
             removed += 1;
+        } else {
+            eprintln!(
+                "warning: {} is not generator output; left in place",
+                path.display()
+            );
         }
     }
     remove_empty_dirs(dir);
@@ -205,6 +215,18 @@ fn existing_files(dir: &Path) -> Result<Vec<String>, String> {
     }
     out.sort();
     Ok(out)
+}
+
+/// Whether a file's first line carries the generator's preamble.
+fn is_generator_output(path: &Path) -> bool {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .next()
+                .map(|l| l.contains(ruckus_codegen::PREAMBLE))
+        })
+        .unwrap_or(false)
 }
 
 fn remove_empty_dirs(dir: &Path) {

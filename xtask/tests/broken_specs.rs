@@ -38,7 +38,7 @@ const TOP: &str = "ruckus-one.yaml";
 const CASES: &[Case] = &[
     // YAML syntax and shape (serde) errors.
     case("yaml_syntax", ITEMS, 19, "invalid YAML: did not find expected ',' or ']'"),
-    case("yaml_syntax_top_level", TOP, 24, "invalid YAML: did not find expected ',' or ']'"),
+    case("yaml_syntax_top_level", TOP, 25, "invalid YAML: did not find expected ',' or ']'"),
     case("bad_indentation", ITEMS, 23, "invalid YAML: did not find expected"),
     case("truncated", ITEMS, 20, "missing field `responses`"),
     case("truncated_dangling_id", ITEMS, 20, "missing field `name`"),
@@ -47,10 +47,10 @@ const CASES: &[Case] = &[
     case("unknown_key_top_level", TOP, 24, "unknown field `media_vendr`"),
     case("unknown_key_in_inline_type", ITEMS, 15, "unknown field `requried`"),
     case("unknown_key_in_enum_value", COMMON, 9, "unknown field `descripton`"),
-    case("bad_inline_type", ITEMS, 11, "invalid type expression"),
+    case("bad_inline_type", ITEMS, 11, "unknown field `enum`, expected one of `array`"),
     // Files and areas.
-    case("missing_area_file", TOP, 33, "extras.yaml` does not exist"),
-    case("area_listed_twice", TOP, 33, "`common`"),
+    case("missing_area_file", TOP, 34, "extras.yaml` does not exist"),
+    case("area_listed_twice", TOP, 34, "area `common` is listed twice"),
     case("area_name_mismatch", ITEMS, 1, "`area: things` does not match the file name `items.yaml`"),
     // Names.
     case("crate_name_escapes_out_dir", TOP, 4, "`../escaped`"),

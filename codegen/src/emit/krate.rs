@@ -31,10 +31,7 @@ pub fn cargo_toml(ir: &Ir) -> String {
 /// `lib.rs`: crate docs, the top-level `Client`, the auth settings and the API modules.
 pub fn lib_rs(ir: &Ir) -> TokenStream {
     let mut lines = vec![
-        format!(
-            "Typed async client for the RUCKUS One APIs ({}).",
-            prose(&ir.krate.description)
-        ),
+        prose(&ir.krate.description),
         String::new(),
         "Everything in this crate is generated from the YAML spec by `cargo xtask generate`;"
             .into(),
@@ -169,11 +166,13 @@ pub fn api_mod(api: &ApiIr) -> TokenStream {
     let api_doc = doc(&[
         format!("Hosts and path prefix of the {}.", prose(&api.title)),
         String::new(),
-        format!(
-            "- Prefix `{}`; {}",
-            api.prefix.value,
-            provenance_line(&api.prefix.provenance)
-        ),
+        match api.prefix.value.as_str() {
+            "" => "- Prefix: none.".to_owned(),
+            p => format!(
+                "- Prefix `{p}`; {}",
+                provenance_line(&api.prefix.provenance)
+            ),
+        },
         format!(
             "- Hosts: Asia `{asia}`, Europe `{europe}`, North America `{na}`; {}",
             provenance_line(&api.hosts.provenance)
