@@ -78,6 +78,9 @@ pub struct ApiIr {
     pub prefix: Valued,
     pub hosts: HostsIr,
     pub media_vendor: Valued,
+    /// `ClientCredentials` or `UnitToken` (the runtime's `ApiAuth` variant), with provenance.
+    pub auth: Valued,
+    pub status_codes: Vec<(u16, String, Provenance)>,
     pub families: Vec<FamilyIr>,
     pub areas: Vec<AreaIr>,
 }
@@ -380,6 +383,7 @@ pub struct ResponseIr {
     pub ty: Option<TypeRef>,
     pub media_type: String,
     pub description: Option<String>,
+    pub provenance: Provenance,
 }
 
 /// One selectable representation of an operation.

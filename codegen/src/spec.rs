@@ -70,8 +70,26 @@ pub struct Api {
     pub error_families: Vec<ErrorFamily>,
     /// Family used by operations that do not name one.
     pub default_error_family: String,
+    /// How operations of this API authenticate: `client_credentials` (default: the OAuth2 token
+    /// of the shared token service) or `unit_token` (a token the caller supplies, e.g. the
+    /// resident portal's unit token).
+    #[serde(default)]
+    pub auth: Option<Setting>,
+    /// The API's status-code table (documentation).
+    #[serde(default)]
+    pub status_codes: Vec<StatusCode>,
     /// Area files, read from `<api name>/<area>.yaml` beside the top-level file.
     pub areas: Vec<String>,
+}
+
+/// One row of an API's status-code table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatusCode {
+    pub status: u16,
+    pub meaning: String,
+    #[serde(default)]
+    pub provenance: Option<String>,
 }
 
 /// A setting that may be omitted (empty value, documented).
@@ -289,10 +307,11 @@ pub struct Operation {
     #[serde(default)]
     pub request: Option<RequestBody>,
     pub responses: Vec<Response>,
-    /// Media types offered (versions); the first is the default. Applies to the JSON request
-    /// body's `Content-Type` and the JSON response's `Accept`.
+    /// Media types offered (versions); the first is the default. A string applies to the JSON
+    /// request body's `Content-Type` and the JSON response's `Accept`; `{content_type, accept}`
+    /// sets them apart.
     #[serde(default)]
-    pub media_types: Vec<String>,
+    pub media_types: Vec<MediaTypeEntry>,
     /// Error family name; defaults to the API's.
     #[serde(default)]
     pub error_family: Option<String>,
@@ -301,6 +320,31 @@ pub struct Operation {
     /// Free-form notes rendered into docs (rules, caveats the document states).
     #[serde(default)]
     pub notes: Vec<String>,
+}
+
+/// One offered representation: a media type for both directions, or each direction's own.
+#[derive(Debug)]
+pub enum MediaTypeEntry {
+    Both(String),
+    Split(SplitMediaType),
+}
+
+impl<'de> Deserialize<'de> for MediaTypeEntry {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        string_or_map(d, "a media type or {content_type, accept}")
+            .map(|v| v.map_or_else(MediaTypeEntry::Both, MediaTypeEntry::Split))
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SplitMediaType {
+    /// `Content-Type` of the JSON request body (omit to keep the body's default).
+    #[serde(default)]
+    pub content_type: Option<String>,
+    /// `Accept` for the JSON response (omit to keep the response's default).
+    #[serde(default)]
+    pub accept: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -386,6 +430,9 @@ pub struct Response {
     pub media_type: Option<String>,
     #[serde(default)]
     pub description: Option<String>,
+    /// Provenance of this response (e.g. `inferred: status not shown`).
+    #[serde(default)]
+    pub provenance: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

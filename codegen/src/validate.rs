@@ -538,7 +538,53 @@ impl Validator {
             }
         }
         let hosts_at = at.with(&["hosts:"]);
+        let auth = match &api.auth {
+            None => Valued {
+                value: "ClientCredentials".into(),
+                provenance: Provenance::Documented,
+            },
+            Some(a) => {
+                let aat = at.with(&["auth:"]);
+                let value = match a.value.as_str() {
+                    "client_credentials" => "ClientCredentials",
+                    "unit_token" => "UnitToken",
+                    other => {
+                        self.err(
+                            &aat,
+                            format!("API auth `{other}` must be client_credentials or unit_token"),
+                        );
+                        "ClientCredentials"
+                    }
+                };
+                Valued {
+                    value: value.into(),
+                    provenance: self.provenance(&aat, a.provenance.as_deref()),
+                }
+            }
+        };
+        let mut status_codes = Vec::new();
+        for sc in &api.status_codes {
+            let sat = at.with(&["status_codes:", &format!("status: {}", sc.status)]);
+            if !(100..=599).contains(&sc.status)
+                || status_codes.iter().any(|(s, _, _)| *s == sc.status)
+            {
+                self.err(
+                    &sat,
+                    format!(
+                        "status {} is not an HTTP status or is listed twice",
+                        sc.status
+                    ),
+                );
+            }
+            status_codes.push((
+                sc.status,
+                sc.meaning.clone(),
+                self.provenance(&sat, sc.provenance.as_deref()),
+            ));
+        }
         ApiIr {
+            auth,
+            status_codes,
             client: format!("{}Client", names::camel(&api.name)),
             name: api.name.clone(),
             title: api.title.clone(),
@@ -1117,6 +1163,7 @@ impl Validator {
                 ty,
                 media_type,
                 description: r.description.clone(),
+                provenance: self.provenance(&rat, r.provenance.as_deref()),
             });
         }
         let successes: Vec<&ResponseIr> = responses
@@ -1409,18 +1456,49 @@ impl Validator {
         let mut out = Vec::new();
         let mut seen = BTreeSet::new();
         let mut variants = Unique::default();
-        for mt in &op.media_types {
-            if !seen.insert(mt.clone()) {
-                self.err(&mat.with(&[mt]), format!("duplicate media type `{mt}`"));
-                return vec![];
+        for entry in &op.media_types {
+            let (given_ct, given_accept) = match entry {
+                spec::MediaTypeEntry::Both(mt) => (
+                    req_json.then(|| mt.clone()),
+                    (resp_json && explicit_accept.is_none()).then(|| mt.clone()),
+                ),
+                spec::MediaTypeEntry::Split(split) => {
+                    (split.content_type.clone(), split.accept.clone())
+                }
+            };
+            let shown = given_ct
+                .clone()
+                .or_else(|| given_accept.clone())
+                .unwrap_or_default();
+            let mut labels = Vec::new();
+            for mt in given_ct.iter().chain(given_accept.iter()) {
+                match version_label(mt, vendor) {
+                    Some(label) => labels.push(label),
+                    None => {
+                        self.err(
+                            &mat.with(&[&format!("{mt}|content_type: {mt}|accept: {mt}")]),
+                            format!("media type `{mt}` must be application/json or application/vnd.{vendor}.<version>+json"),
+                        );
+                        return vec![];
+                    }
+                }
             }
-            let Some(label) = version_label(mt, vendor) else {
+            let Some(label) = labels.first().cloned() else {
                 self.err(
-                    &mat.with(&[mt]),
-                    format!("media type `{mt}` must be application/json or application/vnd.{vendor}.<version>+json"),
+                    &mat,
+                    "a media type entry needs a `content_type` or an `accept`",
                 );
                 return vec![];
             };
+            let content_type = given_ct.or_else(|| default_ct.clone());
+            let accept = given_accept.unwrap_or_else(|| success.media_type.clone());
+            if !seen.insert((content_type.clone(), accept.clone())) {
+                self.err(
+                    &mat.with(&[&shown]),
+                    format!("duplicate media type `{shown}`"),
+                );
+                return vec![];
+            }
             let variant = if label == "json" {
                 "Json".to_owned()
             } else {
@@ -1429,16 +1507,8 @@ impl Validator {
             out.push(VersionIr {
                 variant: variants.claim(variant, "_"),
                 label,
-                content_type: if req_json {
-                    Some(mt.clone())
-                } else {
-                    default_ct.clone()
-                },
-                accept: if resp_json && explicit_accept.is_none() {
-                    mt.clone()
-                } else {
-                    success.media_type.clone()
-                },
+                content_type,
+                accept,
             });
         }
         out

@@ -102,6 +102,7 @@ pub struct Config {
     pub(crate) retry: RetryPolicy,
     pub(crate) user_agent: String,
     pub(crate) token_refresh_margin: Duration,
+    pub(crate) unit_token: Option<Secret>,
 }
 
 impl Config {
@@ -123,6 +124,7 @@ impl Config {
             retry: RetryPolicy::default(),
             user_agent: concat!("ruckus-one-rust/", env!("CARGO_PKG_VERSION")).to_owned(),
             token_refresh_margin: Duration::from_secs(60),
+            unit_token: None,
         }
     }
 
@@ -210,6 +212,14 @@ impl Config {
         self
     }
 
+    /// The token sent as `Authorization: Bearer` by operations of APIs that authenticate with
+    /// a caller-supplied token ([`ApiAuth::UnitToken`](crate::ApiAuth::UnitToken)), such as
+    /// the resident portal's unit token. Kept as a [`Secret`].
+    pub fn unit_token(mut self, token: impl Into<Secret>) -> Self {
+        self.unit_token = Some(token.into());
+        self
+    }
+
     /// The URL the access token is requested from.
     pub(crate) fn resolve_token_url(&self, auth: &crate::AuthSettings) -> String {
         if let Some(url) = &self.token_url {
@@ -246,7 +256,7 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Api, AuthSettings};
+    use crate::{Api, ApiAuth, AuthSettings};
 
     static API: Api = Api {
         name: "ai",
@@ -257,6 +267,7 @@ mod tests {
             europe: "https://api.eu.ruckus.cloud",
             north_america: "https://api.ruckus.cloud",
         },
+        auth: ApiAuth::ClientCredentials,
     };
     static AUTH: AuthSettings = AuthSettings {
         token_url: "{host}/oauth2/token/{tenant_id}",

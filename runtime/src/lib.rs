@@ -46,7 +46,9 @@ pub use enums::UnknownValue;
 pub use error::{ApiError, DecodeError, Error};
 pub use error_body::{ErrorBody, ErrorDetail, ErrorObjectBody, ErrorsArrayBody, StatusMessageBody};
 pub use multipart::Multipart;
-pub use operation::{Api, AuthSettings, ErrorFamily, Hosts, MediaTypes, Method, Operation};
+pub use operation::{
+    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Method, Operation,
+};
 pub use request::Request;
 pub use response::RawResponse;
 pub use retry::RetryPolicy;

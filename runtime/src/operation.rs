@@ -19,6 +19,19 @@ pub struct Api {
     pub prefix: &'static str,
     /// Host (scheme and authority, no trailing slash) per region.
     pub hosts: Hosts,
+    /// How its operations authenticate.
+    pub auth: ApiAuth,
+}
+
+/// How the operations of an [`Api`] authenticate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApiAuth {
+    /// `Authorization: Bearer` with an access token from the shared token service (OAuth 2.0
+    /// client credentials).
+    ClientCredentials,
+    /// `Authorization: Bearer` with the token set by
+    /// [`Config::unit_token`](crate::Config::unit_token) (the resident portal's unit token).
+    UnitToken,
 }
 
 /// The host of an [`Api`] in each region, for example `https://api.ruckus.cloud`.

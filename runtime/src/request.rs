@@ -273,6 +273,8 @@ impl<'a> Request<'a> {
             headers,
             body,
             family: op.error_family,
+            auth: op.api.auth,
+            api: op.api.name,
         })
     }
 }

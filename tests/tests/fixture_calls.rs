@@ -336,3 +336,54 @@ async fn deprecated_list_widgets_legacy_still_works() {
     let widgets = list_legacy_widgets(&client).await;
     assert_eq!(widgets, vec![widget("w-1", "old")]);
 }
+
+#[tokio::test]
+async fn query_widgets_version_changes_only_the_content_type() {
+    let (server, client) = fixture().await;
+    let mock = Mock::given(method("POST"))
+        .and(path("/demo/widgets/query"))
+        .and(header("content-type", "application/vnd.ruckus.v1.1+json"))
+        .and(header("accept", "application/json"))
+        .and(query_param("pageSize", "20"));
+    expect_once(
+        &server,
+        mock,
+        ResponseTemplate::new(200).set_body_json(json!({"data": []})),
+    )
+    .await;
+    let page = client
+        .demo()
+        .query_widgets(20, &QueryWidgetsRequest::new())
+        .version(ruckus_one_tests::fixtures::operations::demo::calls::QueryWidgetsVersion::V1_1)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.data, Some(vec![]));
+}
+
+#[tokio::test]
+async fn unit_token_api_sends_the_configured_token_and_no_oauth_request() {
+    let server = MockServer::start().await;
+    let mock = Mock::given(method("GET"))
+        .and(path("/units"))
+        .and(header("authorization", "Bearer unit-7"));
+    expect_once(
+        &server,
+        mock,
+        ResponseTemplate::new(200).set_body_json(json!({"unit": "7"})),
+    )
+    .await;
+    let config =
+        ruckus_one_runtime::Config::new(ruckus_one_runtime::Credentials::new("id", "secret"))
+            .api_base_url("portal", server.uri())
+            .base_url(server.uri())
+            .unit_token("unit-7");
+    let client = Client::new(config).expect("valid configuration");
+    let unit = client.portal().get_unit().send().await.unwrap();
+    assert_eq!(unit, json!({"unit": "7"}));
+    let requests = server.received_requests().await.unwrap_or_default();
+    assert!(
+        requests.iter().all(|r| !r.url.path().contains("oauth2")),
+        "no token request"
+    );
+}

@@ -77,6 +77,17 @@ fn index(ir: &Ir) -> String {
             api.hosts.asia, api.hosts.europe, api.hosts.north_america
         );
         let _ = writeln!(s, "| Hosts | {hosts} | {} |", prov(&api.hosts.provenance));
+        let auth = match api.auth.value.as_str() {
+            "UnitToken" => {
+                "caller-supplied token (`Config::unit_token`) as `Authorization: Bearer`"
+            }
+            _ => "OAuth 2.0 client credentials token as `Authorization: Bearer`",
+        };
+        let _ = writeln!(
+            s,
+            "| Authentication | {auth} | {} |",
+            prov(&api.auth.provenance)
+        );
         let _ = writeln!(
             s,
             "| Versioned media types | `application/vnd.{}.<version>+json` | {} |",
@@ -97,6 +108,12 @@ fn index(ir: &Ir) -> String {
                 prose(&f.description),
                 prov(&f.provenance)
             );
+        }
+        if !api.status_codes.is_empty() {
+            s.push_str("\nStatus codes:\n\n| Status | Meaning | Provenance |\n|---|---|---|\n");
+            for (status, meaning, p) in &api.status_codes {
+                let _ = writeln!(s, "| {status} | {} | {} |", prose(meaning), prov(p));
+            }
         }
         s.push_str("\n| Area | Operations | Stable | Deprecated | Experimental | Removed | Types |\n|---|---|---|---|---|---|---|\n");
         for a in &api.areas {
@@ -259,7 +276,7 @@ fn operation(s: &mut String, o: &OpIr) {
             if b.required { "required" } else { "optional" }
         );
     }
-    s.push_str("\n| Status | Media type | Body |\n|---|---|---|\n");
+    s.push_str("\n| Status | Media type | Body | Provenance |\n|---|---|---|---|\n");
     for r in &o.responses {
         let body = match (&r.ty, r.kind) {
             (Some(t), _) => type_doc(t),
@@ -276,7 +293,12 @@ fn operation(s: &mut String, o: &OpIr) {
         } else {
             format!("`{}`", r.media_type)
         };
-        let _ = writeln!(s, "| {} | {mt} | {body}{desc} |", r.status);
+        let _ = writeln!(
+            s,
+            "| {} | {mt} | {body}{desc} | {} |",
+            r.status,
+            prov(&r.provenance)
+        );
     }
     s.push_str("\n| Version | Content-Type | Accept |\n|---|---|---|\n");
     for (i, v) in o.versions.iter().enumerate() {

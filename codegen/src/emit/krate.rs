@@ -177,7 +177,13 @@ pub fn api_mod(api: &ApiIr) -> TokenStream {
             "- Hosts: Asia `{asia}`, Europe `{europe}`, North America `{na}`; {}",
             provenance_line(&api.hosts.provenance)
         ),
+        format!(
+            "- Authentication: `{}`; {}",
+            api.auth.value,
+            provenance_line(&api.auth.provenance)
+        ),
     ]);
+    let auth = ident(&api.auth.value);
     let client = ident(&api.client);
     let client_doc = doc(&[
         format!(
@@ -199,6 +205,7 @@ pub fn api_mod(api: &ApiIr) -> TokenStream {
             title: #title,
             prefix: #prefix,
             hosts: ruckus_one_runtime::Hosts { asia: #asia, europe: #europe, north_america: #na },
+            auth: ruckus_one_runtime::ApiAuth::#auth,
         };
 
         #client_doc

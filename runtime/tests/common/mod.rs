@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ruckus_one_runtime::{
-    Api, AuthSettings, Client, Config, Credentials, ErrorFamily, Hosts, MediaTypes, Method,
-    Operation, RetryPolicy,
+    Api, ApiAuth, AuthSettings, Client, Config, Credentials, ErrorFamily, Hosts, MediaTypes,
+    Method, Operation, RetryPolicy,
 };
 use serde_json::json;
 use wiremock::matchers::{method, path_regex};
@@ -26,6 +26,7 @@ pub static API: Api = Api {
     title: "Configuration",
     prefix: "/api",
     hosts: HOSTS,
+    auth: ApiAuth::ClientCredentials,
 };
 
 const HOSTS: Hosts = Hosts {
@@ -39,6 +40,16 @@ pub static AI: Api = Api {
     title: "Analytics administration",
     prefix: "/ai",
     hosts: HOSTS,
+    auth: ApiAuth::ClientCredentials,
+};
+
+/// An API whose operations authenticate with the caller's unit token.
+pub static UNIT: Api = Api {
+    name: "portal",
+    title: "Resident portal",
+    prefix: "",
+    hosts: HOSTS,
+    auth: ApiAuth::UnitToken,
 };
 
 pub static AUTH: AuthSettings = AuthSettings {

@@ -32,6 +32,7 @@ pub use self::common::*;
 ///
 /// - Prefix `/ai`; Provenance: documented.
 /// - Hosts: Asia `https://api.asia.ruckus.cloud`, Europe `https://api.eu.ruckus.cloud`, North America `https://api.ruckus.cloud`; Provenance: reference (Hosts and regions).
+/// - Authentication: `ClientCredentials`; Provenance: documented.
 pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
     name: "analytics",
     title: "Analytics administration API",
@@ -41,6 +42,7 @@ pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
         europe: "https://api.eu.ruckus.cloud",
         north_america: "https://api.ruckus.cloud",
     },
+    auth: ruckus_one_runtime::ApiAuth::ClientCredentials,
 };
 /// Operations of the Analytics administration API, borrowed from a `Client`.
 ///
