@@ -155,7 +155,8 @@ pub struct TypeIr {
 
 #[derive(Debug)]
 pub enum TypeKind {
-    Object(Vec<FieldIr>),
+    /// Fields, and whether other fields are kept in a map (`open`).
+    Object(Vec<FieldIr>, bool),
     Enum(Vec<VariantIr>),
     Alias(TypeRef),
     NotShown(String),
@@ -401,6 +402,7 @@ pub struct VersionIr {
 pub struct PaginationIr {
     pub style: String,
     pub items: String,
+    pub first_page: u32,
     pub provenance: Provenance,
 }
 

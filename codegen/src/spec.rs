@@ -161,6 +161,10 @@ pub struct TypeDef {
     /// The document does not show the shape: raw JSON, with this note.
     #[serde(default)]
     pub not_shown: Option<String>,
+    /// For objects whose field list the document shows only in part: other fields are kept
+    /// (and can be sent) in a map instead of being dropped.
+    #[serde(default)]
+    pub open: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -227,6 +231,9 @@ pub struct InlineType {
     /// Name for an inline object or enum.
     #[serde(default)]
     pub name: Option<String>,
+    /// Inline object whose field list is partial (see `TypeDef::open`).
+    #[serde(default)]
+    pub open: bool,
     #[serde(default)]
     pub description: Option<String>,
 }
@@ -443,6 +450,9 @@ pub struct Pagination {
     pub style: String,
     /// Field of the response holding the items.
     pub items: String,
+    /// Number of the first page (default 1).
+    #[serde(default)]
+    pub first_page: Option<u32>,
     #[serde(default)]
     pub provenance: Option<String>,
 }

@@ -493,7 +493,7 @@ impl Validator {
                     .iter()
                     .flat_map(|a| &a.types)
                     .find_map(|t| match &t.kind {
-                        TypeKind::Object(f) if &t.name == name => Some(f),
+                        TypeKind::Object(f, _) if &t.name == name => Some(f),
                         _ => None,
                     });
                 if let Some(fields) = fields
@@ -632,7 +632,7 @@ impl Validator {
             return None;
         }
         let kind = if let Some(fields) = &t.fields {
-            TypeKind::Object(self.fields(fields, at, ctx, area, &t.name, inline))
+            TypeKind::Object(self.fields(fields, at, ctx, area, &t.name, inline), t.open)
         } else if let Some(values) = &t.values {
             TypeKind::Enum(self.variants(values, at, &t.name))
         } else if let Some(alias) = &t.alias {
@@ -668,6 +668,7 @@ impl Validator {
         let mut out = Vec::new();
         let mut wire = BTreeSet::new();
         let mut unique = Unique::default();
+        unique.reserve("additional_fields");
         for f in fields {
             let fat = at.with(&["fields:", &format!("name: {}", f.name)]);
             if !wire.insert(f.name.clone()) {
@@ -835,7 +836,7 @@ impl Validator {
                     return None;
                 }
                 let kind = if let Some(fields) = &i.fields {
-                    TypeKind::Object(self.fields(fields, at, ctx, area, &name, inline))
+                    TypeKind::Object(self.fields(fields, at, ctx, area, &name, inline), i.open)
                 } else {
                     TypeKind::Enum(self.variants(
                         i.values.as_deref().unwrap_or_default(),
@@ -1238,6 +1239,7 @@ impl Validator {
             Some(PaginationIr {
                 style: p.style.clone(),
                 items: p.items.clone(),
+                first_page: p.first_page.unwrap_or(1),
                 provenance: self.provenance(&pat, p.provenance.as_deref()),
             })
         });
@@ -1528,7 +1530,7 @@ impl Validator {
         }
         fn push_children<'a>(t: &'a TypeIr, stack: &mut Vec<&'a str>) {
             match &t.kind {
-                TypeKind::Object(fields) => fields.iter().for_each(|f| direct(&f.ty, stack)),
+                TypeKind::Object(fields, _) => fields.iter().for_each(|f| direct(&f.ty, stack)),
                 TypeKind::Alias(a) => direct(a, stack),
                 _ => {}
             }

@@ -336,10 +336,13 @@ fn type_section(s: &mut String, t: &TypeIr) {
     }
     let _ = writeln!(s, "Provenance: {}\n", prov(&t.provenance));
     match &t.kind {
-        TypeKind::Object(fields) => {
+        TypeKind::Object(fields, open) => {
             s.push_str("| Field | Rust | Type | Required | Description |\n|---|---|---|---|---|\n");
             for f in fields {
                 field_row(s, f);
+            }
+            if *open {
+                s.push_str("| (other fields) | `additional_fields` | map of raw JSON | no | The document shows only part of this object's fields; the rest are kept here. |\n");
             }
         }
         TypeKind::Enum(values) => {

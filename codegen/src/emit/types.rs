@@ -18,7 +18,7 @@ pub fn emit_type(t: &TypeIr, area: &str) -> TokenStream {
     lines.push(provenance_line(&t.provenance));
     let name = ident(&t.name);
     match &t.kind {
-        TypeKind::Object(fields) => object(&name, &mut lines, fields, area),
+        TypeKind::Object(fields, open) => object(&name, &mut lines, fields, *open, area),
         TypeKind::Enum(variants) => enumeration(&name, &mut lines, variants),
         TypeKind::Alias(target) => {
             let docs = doc(&lines);
@@ -57,6 +57,7 @@ fn object(
     name: &proc_macro2::Ident,
     lines: &mut Vec<String>,
     fields: &[FieldIr],
+    open: bool,
     area: &str,
 ) -> TokenStream {
     let defaultable = fields.iter().all(|f| !f.required || f.nullable);
@@ -104,6 +105,19 @@ fn object(
         }
     });
     let many = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    let (open_def, open_init) = if open {
+        (
+            quote! {
+                /// Fields the document does not show, kept as received and sent as set.
+                #[serde(flatten)]
+                pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+            },
+            quote!(additional_fields: std::collections::BTreeMap::new()),
+        )
+    } else {
+        (quote!(), quote!())
+    };
+    let comma = (open && !fields.is_empty()).then(|| quote!(,));
     let new_doc = doc(&[if required.is_empty() {
         "Creates a value with every field empty.".to_owned()
     } else {
@@ -113,13 +127,13 @@ fn object(
         #docs
         #[derive(Debug, Clone, PartialEq, #derive_default serde::Serialize, serde::Deserialize)]
         #[non_exhaustive]
-        pub struct #name { #(#defs)* }
+        pub struct #name { #(#defs)* #open_def }
 
         impl #name {
             #new_doc
             #many
             pub fn new(#(#args),*) -> Self {
-                Self { #(#inits),* }
+                Self { #(#inits),* #comma #open_init }
             }
         }
     }
