@@ -6,7 +6,7 @@
 use super::ops;
 use super::text::{doc, ident, inner_doc, prose, provenance_line};
 use super::types::emit_type;
-use crate::ir::{ApiIr, AreaIr, Ir};
+use crate::ir::{ApiIr, AreaIr, Ir, Lifecycle};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -155,9 +155,22 @@ pub fn api_mod(api: &ApiIr) -> TokenStream {
         let n = ident(&a.name);
         quote!(pub mod #n;)
     });
-    let uses = api.areas.iter().map(|a| {
+    // Re-export an area's items only when it has some (an empty glob is an unused import);
+    // an area whose only items are experimental operations re-exports behind the feature.
+    let uses = api.areas.iter().filter_map(|a| {
         let n = ident(&a.name);
-        quote!(pub use self::#n::*;)
+        let ops: Vec<_> = a.operations.iter().filter(|o| o.is_generated()).collect();
+        if a.types.is_empty() && ops.is_empty() {
+            None
+        } else if a.types.is_empty()
+            && ops
+                .iter()
+                .all(|o| matches!(o.lifecycle, Lifecycle::Experimental { .. }))
+        {
+            Some(quote!(#[cfg(feature = "experimental")] pub use self::#n::*;))
+        } else {
+            Some(quote!(pub use self::#n::*;))
+        }
     });
     let name = &api.name;
     let title = &api.title;
