@@ -25,6 +25,7 @@ pub fn cargo_toml(ir: &Ir) -> String {
         "[features]\n# Operations the spec marks experimental: they may change without notice.\nexperimental = []\n\n",
     );
     s.push_str("[dependencies]\nruckus-one-runtime = { workspace = true }\nserde = { workspace = true }\nserde_json = { workspace = true }\nbytes = { workspace = true }\n");
+    s.push_str("\n# The generated conformance test (tests/conformance) calls every operation against a local server.\n[dev-dependencies]\ntokio = { workspace = true, features = [\"macros\", \"rt-multi-thread\"] }\nwiremock = { workspace = true }\n");
     s
 }
 

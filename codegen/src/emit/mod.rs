@@ -1,5 +1,6 @@
 //! Emitters: the IR becomes a map of file path (relative to `generated/`) to contents.
 
+mod conformance;
 mod docs;
 mod krate;
 mod ops;
@@ -33,6 +34,10 @@ pub fn emit(ir: &Ir) -> Result<BTreeMap<String, String>, Diagnostic> {
             let path = format!("{krate}/src/{}/{}.rs", api.name, area.name);
             files.insert(path, rust(krate::area_file(api, area), &area.spec_file)?);
         }
+    }
+    for (path, tokens) in conformance::files(ir) {
+        let text = rust(tokens, &path)?;
+        files.insert(format!("{krate}/{path}"), text);
     }
     for (path, text) in docs::docs(ir) {
         files.insert(path, text);
