@@ -81,6 +81,8 @@ pub struct ApiIr {
     /// `ClientCredentials` or `UnitToken` (the runtime's `ApiAuth` variant), with provenance.
     pub auth: Valued,
     pub status_codes: Vec<(u16, String, Provenance)>,
+    /// The operation `wait_for_activity` polls.
+    pub activity_operation: Option<String>,
     pub families: Vec<FamilyIr>,
     pub areas: Vec<AreaIr>,
 }

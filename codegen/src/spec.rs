@@ -75,6 +75,10 @@ pub struct Api {
     /// resident portal's unit token).
     #[serde(default)]
     pub auth: Option<Setting>,
+    /// Id of the `GET .../activities/{requestId}` operation: the generated client then offers
+    /// `wait_for_activity`, which polls it until an asynchronous request finishes.
+    #[serde(default)]
+    pub activity_operation: Option<String>,
     /// The API's status-code table (documentation).
     #[serde(default)]
     pub status_codes: Vec<StatusCode>,

@@ -582,7 +582,27 @@ impl Validator {
                 self.provenance(&sat, sc.provenance.as_deref()),
             ));
         }
+        if let Some(id) = &api.activity_operation {
+            let op = area_irs
+                .iter()
+                .flat_map(|a| &a.operations)
+                .find(|o| &o.id == id);
+            let fits = op.is_some_and(|o| {
+                o.method == Method::Get
+                    && o.path_params.len() == 1
+                    && o.success.kind == ResponseKind::Json
+                    && o.is_generated()
+                    && !matches!(o.lifecycle, Lifecycle::Experimental { .. })
+            });
+            if !fits {
+                self.err(
+                    &at.with(&["activity_operation:"]),
+                    format!("activity operation `{id}` must be a generated, non-experimental GET with one path parameter and a JSON response"),
+                );
+            }
+        }
         ApiIr {
+            activity_operation: api.activity_operation.clone(),
             auth,
             status_codes,
             client: format!("{}Client", names::camel(&api.name)),
@@ -1566,7 +1586,7 @@ impl Validator {
 /// Names of the generated crate root (`runtime` re-export, `Client` methods).
 const RESERVED_API_NAMES: &[&str] = &["runtime", "new", "with_tenant"];
 /// Methods every API client already has.
-const RESERVED_OPERATION_IDS: &[&str] = &["new", "runtime"];
+const RESERVED_OPERATION_IDS: &[&str] = &["new", "runtime", "wait_for_activity"];
 /// Standard names generated code uses unqualified: a spec type must not shadow them.
 const RESERVED_TYPE_NAMES: &[&str] = &[
     "Box",

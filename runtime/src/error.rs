@@ -38,6 +38,9 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// An asynchronous request failed, or did not finish in time (see
+    /// [`wait_for_activity`](crate::wait_for_activity)).
+    Activity(Box<crate::activity::ActivityError>),
 }
 
 impl Error {
@@ -124,6 +127,7 @@ impl fmt::Display for Error {
             Error::Api(e) => fmt::Display::fmt(e, f),
             Error::Decode(e) => fmt::Display::fmt(e, f),
             Error::InvalidRequest { message } => write!(f, "invalid request: {message}"),
+            Error::Activity(e) => fmt::Display::fmt(e, f),
         }
     }
 }

@@ -24,6 +24,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod activity;
 mod auth;
 mod client;
 mod config;
@@ -40,16 +41,18 @@ mod response;
 mod retry;
 mod secret;
 
+pub use activity::{ActivityError, WaitOptions, wait_for_activity};
 pub use client::Client;
 pub use config::{Config, Credentials, Region};
 pub use enums::UnknownValue;
 pub use error::{ApiError, DecodeError, Error};
 pub use error_body::{ErrorBody, ErrorDetail, ErrorObjectBody, ErrorsArrayBody, StatusMessageBody};
+pub use futures_util::Stream;
 pub use multipart::Multipart;
 pub use operation::{
     Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Method, Operation,
 };
-pub use request::Request;
+pub use request::{PageStyle, Paging, Request};
 pub use response::RawResponse;
 pub use retry::RetryPolicy;
 pub use secret::Secret;

@@ -279,10 +279,16 @@ pub fn area_file(api: &ApiIr, area: &AreaIr) -> TokenStream {
     let items = generated
         .iter()
         .map(|o| ops::emit_items(o, api, &area.name));
-    let methods: Vec<_> = generated
+    let mut methods: Vec<_> = generated
         .iter()
         .map(|o| ops::emit_method(o, api, &area.name))
         .collect();
+    if let Some(op) = generated
+        .iter()
+        .find(|o| api.activity_operation.as_ref() == Some(&o.id))
+    {
+        methods.push(ops::emit_waiter(op, &area.name));
+    }
     let client = ident(&api.client);
     let impl_block = (!methods.is_empty()).then(|| {
         quote! {

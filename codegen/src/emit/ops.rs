@@ -146,6 +146,42 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
         });
     }
     let (out_ty, send_call) = output(op, area);
+    let pages = match (&op.pagination, op.success.kind) {
+        (Some(p), ResponseKind::Json) => {
+            let style = ident(if p.style == "query_body" {
+                "QueryBody"
+            } else {
+                "QueryParams"
+            });
+            let (items, first) = (&p.items, p.first_page);
+            let d = doc(&[
+                format!(
+                    "Every page from page {first}, each decoded like `send` (items in `{}`).",
+                    p.items
+                ),
+                String::new(),
+                format!(
+                    "The page number goes in the {}; the stream ends after an empty, short or repeated page.",
+                    if p.style == "query_body" {
+                        "JSON body's `page` field"
+                    } else {
+                        "`page` query parameter"
+                    }
+                ),
+            ]);
+            quote! {
+                #d
+                pub fn pages(self) -> impl ruckus_one_runtime::Stream<Item = Result<#out_ty, ruckus_one_runtime::Error>> + 'a {
+                    self.req.pages(ruckus_one_runtime::Paging {
+                        style: ruckus_one_runtime::PageStyle::#style,
+                        items: #items,
+                        first_page: #first,
+                    })
+                }
+            }
+        }
+        _ => quote!(),
+    };
     let send_doc = doc(&[match op.success.kind {
         ResponseKind::Json => format!(
             "Sends the request and decodes the `{}` response.",
@@ -194,7 +230,7 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
         }
 
         #gate
-        impl #builder<'_> {
+        impl<'a> #builder<'a> {
             #tenant_doc
             pub fn tenant(mut self, tenant_id: &str) -> Self {
                 self.req.tenant(tenant_id);
@@ -203,10 +239,42 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
 
             #(#setters)*
 
+            #pages
+
             #send_doc
             pub async fn send(self) -> Result<#out_ty, ruckus_one_runtime::Error> {
                 self.req.#send_call().await
             }
+        }
+    }
+}
+
+/// `wait_for_activity` on the API client, polling `op` (the API's activity operation).
+pub fn emit_waiter(op: &OpIr, area: &str) -> TokenStream {
+    let stat = ident(&op.static_name);
+    let out = output(op, area).0;
+    let d = doc(&[
+        "Waits for an asynchronous request (a `202 Accepted` answer) to finish.".into(),
+        String::new(),
+        format!(
+            "Polls `{} {}` with the answer's `requestId`, backing off between polls; `404` answers",
+            op.method.as_str(),
+            op.path
+        ),
+        "while the activity is created count as \"not yet\". Returns the activity on `SUCCESS`;"
+            .into(),
+        "`FAIL` and the timeout are `Error::Activity` (with the activity's error text).".into(),
+        String::new(),
+        format!("- {}", provenance_line(&op.provenance)),
+    ]);
+    quote! {
+        #d
+        pub async fn wait_for_activity(
+            &self,
+            request_id: &str,
+            options: &ruckus_one_runtime::WaitOptions,
+        ) -> Result<#out, ruckus_one_runtime::Error> {
+            ruckus_one_runtime::wait_for_activity(self.client, &#stat, request_id, options).await
         }
     }
 }

@@ -212,7 +212,7 @@ static LIST_APPLICATION_TOKENS: ruckus_one_runtime::Operation = ruckus_one_runti
 pub struct ListApplicationTokens<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl ListApplicationTokens<'_> {
+impl<'a> ListApplicationTokens<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -245,7 +245,7 @@ static CREATE_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runt
 pub struct CreateApplicationToken<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl CreateApplicationToken<'_> {
+impl<'a> CreateApplicationToken<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -276,7 +276,7 @@ static DELETE_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runt
 pub struct DeleteApplicationToken<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl DeleteApplicationToken<'_> {
+impl<'a> DeleteApplicationToken<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -309,7 +309,7 @@ static GET_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runtime
 pub struct GetApplicationToken<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl GetApplicationToken<'_> {
+impl<'a> GetApplicationToken<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -340,7 +340,7 @@ static ROTATE_APPLICATION_TOKEN_SECRET: ruckus_one_runtime::Operation = ruckus_o
 pub struct RotateApplicationTokenSecret<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl RotateApplicationTokenSecret<'_> {
+impl<'a> RotateApplicationTokenSecret<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);

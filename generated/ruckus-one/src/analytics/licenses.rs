@@ -523,7 +523,7 @@ static QUERY_LICENSES_AND_HIERARCHY: ruckus_one_runtime::Operation = ruckus_one_
 pub struct QueryLicensesAndHierarchy<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl QueryLicensesAndHierarchy<'_> {
+impl<'a> QueryLicensesAndHierarchy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -554,7 +554,7 @@ static LIST_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
 pub struct ListLicenses<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl ListLicenses<'_> {
+impl<'a> ListLicenses<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -585,7 +585,7 @@ static REFRESH_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 pub struct RefreshLicenses<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl RefreshLicenses<'_> {
+impl<'a> RefreshLicenses<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -616,7 +616,7 @@ static DELETE_ORPHANED_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 pub struct DeleteOrphanedAps<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl DeleteOrphanedAps<'_> {
+impl<'a> DeleteOrphanedAps<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -649,7 +649,7 @@ static GET_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 pub struct GetLicense<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl GetLicense<'_> {
+impl<'a> GetLicense<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -680,7 +680,7 @@ static UPDATE_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 pub struct UpdateLicense<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl UpdateLicense<'_> {
+impl<'a> UpdateLicense<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);

@@ -237,7 +237,7 @@ static LIST_ONBOARDED_SYSTEMS: ruckus_one_runtime::Operation = ruckus_one_runtim
 pub struct ListOnboardedSystems<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl ListOnboardedSystems<'_> {
+impl<'a> ListOnboardedSystems<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -268,7 +268,7 @@ static DELETE_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runti
 pub struct DeleteOnboardedSystem<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl DeleteOnboardedSystem<'_> {
+impl<'a> DeleteOnboardedSystem<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -301,7 +301,7 @@ static GET_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runtime:
 pub struct GetOnboardedSystem<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl GetOnboardedSystem<'_> {
+impl<'a> GetOnboardedSystem<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);

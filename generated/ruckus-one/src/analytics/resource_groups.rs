@@ -374,7 +374,7 @@ static LIST_RESOURCE_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime:
 pub struct ListResourceGroups<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl ListResourceGroups<'_> {
+impl<'a> ListResourceGroups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -405,7 +405,7 @@ static CREATE_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 pub struct CreateResourceGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl CreateResourceGroup<'_> {
+impl<'a> CreateResourceGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -436,7 +436,7 @@ static QUERY_RESOURCE_GROUP_FILTERS: ruckus_one_runtime::Operation = ruckus_one_
 pub struct QueryResourceGroupFilters<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl QueryResourceGroupFilters<'_> {
+impl<'a> QueryResourceGroupFilters<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -469,7 +469,7 @@ static GET_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::O
 pub struct GetResourceGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl GetResourceGroup<'_> {
+impl<'a> GetResourceGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -500,7 +500,7 @@ static UPDATE_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
 pub struct UpdateResourceGroup<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl UpdateResourceGroup<'_> {
+impl<'a> UpdateResourceGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);

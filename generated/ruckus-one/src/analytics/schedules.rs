@@ -1008,7 +1008,7 @@ static RETRY_FAILED_REPORT_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one
 pub struct RetryFailedReportSchedules<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl RetryFailedReportSchedules<'_> {
+impl<'a> RetryFailedReportSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -1039,7 +1039,7 @@ static DELETE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 pub struct DeleteSchedules<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl DeleteSchedules<'_> {
+impl<'a> DeleteSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -1070,7 +1070,7 @@ static LIST_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
 pub struct ListSchedules<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl ListSchedules<'_> {
+impl<'a> ListSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -1108,7 +1108,7 @@ static CREATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 pub struct CreateSchedule<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl CreateSchedule<'_> {
+impl<'a> CreateSchedule<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -1139,7 +1139,7 @@ static GET_SCHEDULE_EXECUTION_LOGS: ruckus_one_runtime::Operation = ruckus_one_r
 pub struct GetScheduleExecutionLogs<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl GetScheduleExecutionLogs<'_> {
+impl<'a> GetScheduleExecutionLogs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -1172,7 +1172,7 @@ static GET_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 pub struct GetSchedule<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl GetSchedule<'_> {
+impl<'a> GetSchedule<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -1203,7 +1203,7 @@ static UPDATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
 pub struct UpdateSchedule<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl UpdateSchedule<'_> {
+impl<'a> UpdateSchedule<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);

@@ -696,7 +696,7 @@ static DELETE_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 pub struct DeleteUsers<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl DeleteUsers<'_> {
+impl<'a> DeleteUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -729,7 +729,7 @@ static LIST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation
 pub struct ListUsers<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl ListUsers<'_> {
+impl<'a> ListUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -760,7 +760,7 @@ static ADD_INTERNAL_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 pub struct AddInternalUser<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl AddInternalUser<'_> {
+impl<'a> AddInternalUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -791,7 +791,7 @@ static INVITE_THIRD_PARTY_USER: ruckus_one_runtime::Operation = ruckus_one_runti
 pub struct InviteThirdPartyUser<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl InviteThirdPartyUser<'_> {
+impl<'a> InviteThirdPartyUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -822,7 +822,7 @@ static LIST_INTERNAL_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::
 pub struct ListInternalUsers<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl ListInternalUsers<'_> {
+impl<'a> ListInternalUsers<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -853,7 +853,7 @@ static UPDATE_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
 pub struct UpdateUser<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl UpdateUser<'_> {
+impl<'a> UpdateUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);

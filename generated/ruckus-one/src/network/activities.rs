@@ -238,6 +238,26 @@ impl<'a> super::NetworkClient<'a> {
         req.json(body);
         QueryActivities { req }
     }
+    /// Waits for an asynchronous request (a `202 Accepted` answer) to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, backing off between polls; `404` answers
+    /// while the activity is created count as "not yet". Returns the activity on `SUCCESS`;
+    /// `FAIL` and the timeout are `Error::Activity` (with the activity's error text).
+    ///
+    /// - Provenance: reference (Asynchronous writes).
+    pub async fn wait_for_activity(
+        &self,
+        request_id: &str,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<Activity, ruckus_one_runtime::Error> {
+        ruckus_one_runtime::wait_for_activity(
+                self.client,
+                &GET_ACTIVITY,
+                request_id,
+                options,
+            )
+            .await
+    }
 }
 static GET_ACTIVITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "get_activity",
@@ -259,7 +279,7 @@ static GET_ACTIVITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
 pub struct GetActivity<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl GetActivity<'_> {
+impl<'a> GetActivity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -290,11 +310,26 @@ static QUERY_ACTIVITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
 pub struct QueryActivities<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl QueryActivities<'_> {
+impl<'a> QueryActivities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(

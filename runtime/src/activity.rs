@@ -1,0 +1,205 @@
+//! Waiting for an asynchronous request (a `202 Accepted` answer) to finish by polling its
+//! activity resource.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::client::Client;
+use crate::error::{DecodeError, Error};
+use crate::operation::Operation;
+use crate::request::Request;
+use serde::de::DeserializeOwned;
+
+/// How [`wait_for_activity`] polls.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct WaitOptions {
+    /// Give up after this long. Default 5 minutes.
+    pub timeout: Duration,
+    /// Pause before the second poll; each later pause is 1.5 times longer. Default 1 s.
+    pub initial_interval: Duration,
+    /// Longest pause between polls. Default 10 s.
+    pub max_interval: Duration,
+}
+
+impl Default for WaitOptions {
+    fn default() -> Self {
+        WaitOptions {
+            timeout: Duration::from_secs(300),
+            initial_interval: Duration::from_secs(1),
+            max_interval: Duration::from_secs(10),
+        }
+    }
+}
+
+impl WaitOptions {
+    /// Sets [`timeout`](Self::timeout).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Sets [`initial_interval`](Self::initial_interval).
+    pub fn initial_interval(mut self, interval: Duration) -> Self {
+        self.initial_interval = interval;
+        self
+    }
+
+    /// Sets [`max_interval`](Self::max_interval).
+    pub fn max_interval(mut self, interval: Duration) -> Self {
+        self.max_interval = interval;
+        self
+    }
+}
+
+/// An asynchronous request that failed, or did not finish in time.
+#[derive(Debug, Clone)]
+pub struct ActivityError {
+    request_id: String,
+    outcome: Outcome,
+}
+
+#[derive(Debug, Clone)]
+enum Outcome {
+    Failed {
+        error: Option<String>,
+        activity: Value,
+    },
+    TimedOut {
+        waited: Duration,
+        last_status: Option<String>,
+    },
+}
+
+impl ActivityError {
+    /// The request id that was polled.
+    pub fn request_id(&self) -> &str {
+        &self.request_id
+    }
+
+    /// The activity's `error` text when it failed (often a JSON document inside a string).
+    pub fn error_text(&self) -> Option<&str> {
+        match &self.outcome {
+            Outcome::Failed { error, .. } => error.as_deref(),
+            Outcome::TimedOut { .. } => None,
+        }
+    }
+
+    /// The failed activity as received.
+    pub fn activity(&self) -> Option<&Value> {
+        match &self.outcome {
+            Outcome::Failed { activity, .. } => Some(activity),
+            Outcome::TimedOut { .. } => None,
+        }
+    }
+
+    /// Whether waiting gave up before the activity finished.
+    pub fn is_timeout(&self) -> bool {
+        matches!(self.outcome, Outcome::TimedOut { .. })
+    }
+
+    /// The last status seen before giving up (`None` if the activity was never found).
+    pub fn last_status(&self) -> Option<&str> {
+        match &self.outcome {
+            Outcome::TimedOut { last_status, .. } => last_status.as_deref(),
+            Outcome::Failed { .. } => Some("FAIL"),
+        }
+    }
+}
+
+impl fmt::Display for ActivityError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.outcome {
+            Outcome::Failed { error: Some(e), .. } => {
+                write!(f, "activity {} failed: {e}", self.request_id)
+            }
+            Outcome::Failed { error: None, .. } => write!(f, "activity {} failed", self.request_id),
+            Outcome::TimedOut {
+                waited,
+                last_status,
+            } => write!(
+                f,
+                "activity {} did not finish within {waited:?} (last status: {})",
+                self.request_id,
+                last_status.as_deref().unwrap_or("not found yet")
+            ),
+        }
+    }
+}
+
+/// Polls `op` (`GET .../activities/{requestId}`) until the activity's `status` is `SUCCESS`
+/// (the activity is returned, decoded as `T`) or `FAIL` (an [`Error::Activity`]), or
+/// `options.timeout` passes (also an [`Error::Activity`]).
+///
+/// `404` answers are expected while the activity is being created and mean "not yet"; other
+/// errors end the wait. Generated clients call this from their `wait_for_activity` method.
+pub async fn wait_for_activity<T: DeserializeOwned>(
+    client: &Client,
+    op: &'static Operation,
+    request_id: &str,
+    options: &WaitOptions,
+) -> Result<T, Error> {
+    let activity = poll(client, op, request_id, options).await?;
+    serde_json::from_value(activity.clone()).map_err(|e| {
+        Error::Decode(DecodeError::new(
+            200,
+            Some(request_id.to_owned()),
+            e.to_string(),
+            activity.to_string().into(),
+        ))
+    })
+}
+
+async fn poll(
+    client: &Client,
+    op: &'static Operation,
+    request_id: &str,
+    options: &WaitOptions,
+) -> Result<Value, Error> {
+    let started = Instant::now();
+    let mut interval = options.initial_interval;
+    let mut last_status = None;
+    loop {
+        match Request::new(client, op, &[request_id])
+            .send_json::<Value>()
+            .await
+        {
+            Ok(activity) => {
+                let status = activity
+                    .get("status")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                match status.as_deref() {
+                    Some("SUCCESS") => return Ok(activity),
+                    Some("FAIL") => {
+                        let error = activity.get("error").map(|e| match e {
+                            Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        });
+                        return Err(Error::Activity(Box::new(ActivityError {
+                            request_id: request_id.to_owned(),
+                            outcome: Outcome::Failed { error, activity },
+                        })));
+                    }
+                    _ => last_status = status,
+                }
+            }
+            Err(e) if e.status() == Some(404) => {}
+            Err(e) => return Err(e),
+        }
+        let waited = started.elapsed();
+        if waited >= options.timeout {
+            return Err(Error::Activity(Box::new(ActivityError {
+                request_id: request_id.to_owned(),
+                outcome: Outcome::TimedOut {
+                    waited,
+                    last_status,
+                },
+            })));
+        }
+        tokio::time::sleep(interval.min(options.timeout - waited)).await;
+        interval = interval.mul_f64(1.5).min(options.max_interval);
+    }
+}
