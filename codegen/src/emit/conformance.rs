@@ -43,7 +43,15 @@ pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
             }
             let module = format!("{}_{}", api.name, area.name);
             let m = ident(&module);
-            mods.push(quote!(mod #m;));
+            // An area of experimental operations only is tested with the feature only.
+            if ops
+                .iter()
+                .all(|o| matches!(o.lifecycle, Lifecycle::Experimental { .. }))
+            {
+                mods.push(quote!(#[cfg(feature = "experimental")] mod #m;));
+            } else {
+                mods.push(quote!(mod #m;));
+            }
             let calls = ops.iter().map(|o| samples.call(o, &area.name));
             let test = ident(&module);
             let doc = format!(" Every operation of `{}::{}` once.", api.name, area.name);

@@ -10,6 +10,8 @@
 //! - Analytics administration API: [`analytics`]
 //! - Network management API: [`network`]
 //! - Resident portal API: [`resident_portal`]
+//!
+//! Cargo feature `experimental`: operations the spec marks experimental.
 #![warn(missing_docs)]
 pub use ruckus_one_runtime as runtime;
 pub use ruckus_one_runtime::{Config, Credentials, Error, Region, RetryPolicy, Secret};

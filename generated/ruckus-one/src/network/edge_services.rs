@@ -2,4 +2,3879 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! edge services.
 //!
+//! Experimental edge services: personal identity networks (PIN), SD-LAN services and their guest settings, hierarchical QoS (HQoS) profiles, the firmware compatibility queries of the three services, and the network, port, LAG and sub-interface settings of edge clusters in a venue. Every operation here is experimental and may change without notice. Writes answer 202 Accepted with the asynchronous result envelope; poll the activity with its request id. Bodies other than the ones typed here are not shown by the document.
+//!
 //! Spec: `spec/network/edge_services.yaml`.
+/// A personal identity network: the edge cluster, tunnel profile and switches that give each identity its own network segment. The document lists only some of its fields.
+///
+/// Provenance: documented.
+///
+/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PersonalIdentityNetwork {
+    /// Identifier of the personal identity network.
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Name of the personal identity network.
+    ///
+    /// Wire name `name`; `string`; required.
+    pub name: String,
+    /// The VXLAN tunnel profile used.
+    ///
+    /// Wire name `vxlanTunnelProfileId`; `string`; required.
+    #[serde(rename = "vxlanTunnelProfileId")]
+    pub vxlan_tunnel_profile_id: String,
+    /// The edge cluster serving the network and its DHCP settings.
+    ///
+    /// Wire name `edgeClusterInfo`; `PinEdgeClusterInfo`; required.
+    #[serde(rename = "edgeClusterInfo")]
+    pub edge_cluster_info: PinEdgeClusterInfo,
+    /// The access switches of the network.
+    ///
+    /// Wire name `accessSwitchInfos`; `array<PinAccessSwitchInfo>`; optional.
+    #[serde(
+        rename = "accessSwitchInfos",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub access_switch_infos: Option<Vec<PinAccessSwitchInfo>>,
+    /// The distribution switches of the network.
+    ///
+    /// Wire name `distributionSwitchInfos`; `array<PinDistributionSwitchInfo>`; optional.
+    #[serde(
+        rename = "distributionSwitchInfos",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub distribution_switch_infos: Option<Vec<PinDistributionSwitchInfo>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl PersonalIdentityNetwork {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        name: String,
+        vxlan_tunnel_profile_id: String,
+        edge_cluster_info: PinEdgeClusterInfo,
+    ) -> Self {
+        Self {
+            id: None,
+            name,
+            vxlan_tunnel_profile_id,
+            edge_cluster_info,
+            access_switch_infos: None,
+            distribution_switch_infos: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// The edge cluster part of a personal identity network.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PinEdgeClusterInfo {
+    /// Identifier of the DHCP service used.
+    ///
+    /// Wire name `dhcpInfoId`; `string`; optional.
+    #[serde(rename = "dhcpInfoId", default, skip_serializing_if = "Option::is_none")]
+    pub dhcp_info_id: Option<String>,
+    /// Identifier of the DHCP pool used.
+    ///
+    /// Wire name `dhcpPoolId`; `string`; optional.
+    #[serde(rename = "dhcpPoolId", default, skip_serializing_if = "Option::is_none")]
+    pub dhcp_pool_id: Option<String>,
+    /// Identifier of the edge cluster.
+    ///
+    /// Wire name `edgeClusterId`; `string`; optional.
+    #[serde(rename = "edgeClusterId", default, skip_serializing_if = "Option::is_none")]
+    pub edge_cluster_id: Option<String>,
+    /// Number of segments.
+    ///
+    /// Wire name `segments`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub segments: Option<i64>,
+}
+impl PinEdgeClusterInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            dhcp_info_id: None,
+            dhcp_pool_id: None,
+            edge_cluster_id: None,
+            segments: None,
+        }
+    }
+}
+/// One access switch of a personal identity network, with its web authentication page settings.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PinAccessSwitchInfo {
+    /// The distribution switch this access switch uplinks to.
+    ///
+    /// Wire name `distributionSwitchId`; `string`; optional.
+    #[serde(
+        rename = "distributionSwitchId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub distribution_switch_id: Option<String>,
+    /// Identifier of the access switch.
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `templateId`
+    ///
+    /// Wire name `templateId`; `string`; optional.
+    #[serde(rename = "templateId", default, skip_serializing_if = "Option::is_none")]
+    pub template_id: Option<String>,
+    /// The uplink of the access switch.
+    ///
+    /// Wire name `uplinkInfo`; `PinUplinkInfo`; optional.
+    #[serde(rename = "uplinkInfo", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_info: Option<PinUplinkInfo>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `string`; optional.
+    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
+    pub vlan_id: Option<String>,
+    /// `webAuthCustomBottom`
+    ///
+    /// Wire name `webAuthCustomBottom`; `string`; optional.
+    #[serde(
+        rename = "webAuthCustomBottom",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_bottom: Option<String>,
+    /// `webAuthCustomLoginButton`
+    ///
+    /// Wire name `webAuthCustomLoginButton`; `string`; optional.
+    #[serde(
+        rename = "webAuthCustomLoginButton",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_login_button: Option<String>,
+    /// `webAuthCustomTitle`
+    ///
+    /// Wire name `webAuthCustomTitle`; `string`; optional.
+    #[serde(
+        rename = "webAuthCustomTitle",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_title: Option<String>,
+    /// `webAuthCustomTop`
+    ///
+    /// Wire name `webAuthCustomTop`; `string`; optional.
+    #[serde(
+        rename = "webAuthCustomTop",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_custom_top: Option<String>,
+    /// `webAuthPageType`
+    ///
+    /// Wire name `webAuthPageType`; `string`; optional.
+    #[serde(
+        rename = "webAuthPageType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_page_type: Option<String>,
+    /// `webAuthPasswordLabel`
+    ///
+    /// Wire name `webAuthPasswordLabel`; `string`; optional.
+    #[serde(
+        rename = "webAuthPasswordLabel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub web_auth_password_label: Option<String>,
+}
+impl PinAccessSwitchInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            distribution_switch_id: None,
+            id: None,
+            template_id: None,
+            uplink_info: None,
+            vlan_id: None,
+            web_auth_custom_bottom: None,
+            web_auth_custom_login_button: None,
+            web_auth_custom_title: None,
+            web_auth_custom_top: None,
+            web_auth_page_type: None,
+            web_auth_password_label: None,
+        }
+    }
+}
+/// The uplink of an access switch of a personal identity network.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PinUplinkInfo {
+    /// `uplinkId`
+    ///
+    /// Wire name `uplinkId`; `string`; optional.
+    #[serde(rename = "uplinkId", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_id: Option<String>,
+    /// `uplinkType`
+    ///
+    /// Wire name `uplinkType`; `string`; optional.
+    #[serde(rename = "uplinkType", default, skip_serializing_if = "Option::is_none")]
+    pub uplink_type: Option<String>,
+}
+impl PinUplinkInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            uplink_id: None,
+            uplink_type: None,
+        }
+    }
+}
+/// One distribution switch of a personal identity network.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PinDistributionSwitchInfo {
+    /// Identifier of the distribution switch.
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `loopbackInterfaceId`
+    ///
+    /// Wire name `loopbackInterfaceId`; `string`; optional.
+    #[serde(
+        rename = "loopbackInterfaceId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub loopback_interface_id: Option<String>,
+    /// `loopbackInterfaceIp`
+    ///
+    /// Wire name `loopbackInterfaceIp`; `string`; optional.
+    #[serde(
+        rename = "loopbackInterfaceIp",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub loopback_interface_ip: Option<String>,
+    /// `loopbackInterfaceSubnetMask`
+    ///
+    /// Wire name `loopbackInterfaceSubnetMask`; `string`; optional.
+    #[serde(
+        rename = "loopbackInterfaceSubnetMask",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub loopback_interface_subnet_mask: Option<String>,
+    /// `siteKeepAlive`
+    ///
+    /// Wire name `siteKeepAlive`; `string`; optional.
+    #[serde(rename = "siteKeepAlive", default, skip_serializing_if = "Option::is_none")]
+    pub site_keep_alive: Option<String>,
+    /// `siteRetry`
+    ///
+    /// Wire name `siteRetry`; `string`; optional.
+    #[serde(rename = "siteRetry", default, skip_serializing_if = "Option::is_none")]
+    pub site_retry: Option<String>,
+    /// `vlans`
+    ///
+    /// Wire name `vlans`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vlans: Option<String>,
+}
+impl PinDistributionSwitchInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            loopback_interface_id: None,
+            loopback_interface_ip: None,
+            loopback_interface_subnet_mask: None,
+            site_keep_alive: None,
+            site_retry: None,
+            vlans: None,
+        }
+    }
+}
+/// One page of personal identity networks.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PersonalIdentityNetworkPage {
+    /// The personal identity networks of this page.
+    ///
+    /// Wire name `content`; `array<PersonalIdentityNetwork>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Vec<PersonalIdentityNetwork>>,
+    /// Paging of the list; the document shows page, pageSize and totalCount here, with pages counted from 1 (the page parameter's minimum).
+    ///
+    /// Wire name `paging`; `PagingInfo`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paging: Option<super::common::PagingInfo>,
+}
+impl PersonalIdentityNetworkPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            paging: None,
+        }
+    }
+}
+/// Body of the edge compatibility query of personal identity networks, SD-LAN services and HQoS profiles.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EdgeServiceCompatibilityQuery {
+    /// `filters`
+    ///
+    /// Wire name `filters`; `EdgeServiceCompatibilityFilters`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filters: Option<EdgeServiceCompatibilityFilters>,
+}
+impl EdgeServiceCompatibilityQuery {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self { filters: None }
+    }
+}
+/// Which services to check.
+///
+/// Shown inline by the document; named `EdgeServiceCompatibilityQueryFilters` by the generator.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EdgeServiceCompatibilityFilters {
+    /// Identifiers of the services (or HQoS profiles) to check.
+    ///
+    /// Wire name `serviceIds`; `array<string>`; optional.
+    #[serde(rename = "serviceIds", default, skip_serializing_if = "Option::is_none")]
+    pub service_ids: Option<Vec<String>>,
+}
+impl EdgeServiceCompatibilityFilters {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self { service_ids: None }
+    }
+}
+/// Answer of an edge compatibility query.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EdgeServiceCompatibilityResult {
+    /// One entry per service.
+    ///
+    /// Wire name `compatibilities`; `array<EdgeServiceCompatibility>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compatibilities: Option<Vec<EdgeServiceCompatibility>>,
+}
+impl EdgeServiceCompatibilityResult {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self { compatibilities: None }
+    }
+}
+/// Compatibility of one service with the edges of its clusters.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EdgeServiceCompatibility {
+    /// `serviceId`
+    ///
+    /// Wire name `serviceId`; `string`; optional.
+    #[serde(rename = "serviceId", default, skip_serializing_if = "Option::is_none")]
+    pub service_id: Option<String>,
+    /// One entry per edge cluster.
+    ///
+    /// Wire name `clusterEdgeCompatibilities`; `array<EdgeClusterCompatibility>`; optional.
+    #[serde(
+        rename = "clusterEdgeCompatibilities",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cluster_edge_compatibilities: Option<Vec<EdgeClusterCompatibility>>,
+}
+impl EdgeServiceCompatibility {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            service_id: None,
+            cluster_edge_compatibilities: None,
+        }
+    }
+}
+/// How many edges of one cluster cannot run the service, and why.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EdgeClusterCompatibility {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `identityType`
+    ///
+    /// Wire name `identityType`; `string`; optional.
+    #[serde(rename = "identityType", default, skip_serializing_if = "Option::is_none")]
+    pub identity_type: Option<String>,
+    /// Number of incompatible edges.
+    ///
+    /// Wire name `incompatible`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incompatible: Option<i64>,
+    /// Number of edges.
+    ///
+    /// Wire name `total`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<i64>,
+    /// `incompatibleFeatures`
+    ///
+    /// Wire name `incompatibleFeatures`; `array<EdgeIncompatibleFeature>`; optional.
+    #[serde(
+        rename = "incompatibleFeatures",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub incompatible_features: Option<Vec<EdgeIncompatibleFeature>>,
+}
+impl EdgeClusterCompatibility {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            identity_type: None,
+            incompatible: None,
+            total: None,
+            incompatible_features: None,
+        }
+    }
+}
+/// A feature some edges cannot run, with the firmware it needs.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EdgeIncompatibleFeature {
+    /// `featureRequirement`
+    ///
+    /// Wire name `featureRequirement`; `EdgeFeatureRequirement`; optional.
+    #[serde(
+        rename = "featureRequirement",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub feature_requirement: Option<EdgeFeatureRequirement>,
+    /// `incompatibleDevices`
+    ///
+    /// Wire name `incompatibleDevices`; `array<EdgeIncompatibleDevices>`; optional.
+    #[serde(
+        rename = "incompatibleDevices",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub incompatible_devices: Option<Vec<EdgeIncompatibleDevices>>,
+}
+impl EdgeIncompatibleFeature {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            feature_requirement: None,
+            incompatible_devices: None,
+        }
+    }
+}
+/// The feature and the firmware it requires.
+///
+/// Shown inline by the document; named `EdgeIncompatibleFeatureFeatureRequirement` by the generator.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EdgeFeatureRequirement {
+    /// `featureName`
+    ///
+    /// Wire name `featureName`; `string`; optional.
+    #[serde(rename = "featureName", default, skip_serializing_if = "Option::is_none")]
+    pub feature_name: Option<String>,
+    /// Minimum firmware the feature requires.
+    ///
+    /// Wire name `requiredFw`; `string`; optional.
+    #[serde(rename = "requiredFw", default, skip_serializing_if = "Option::is_none")]
+    pub required_fw: Option<String>,
+}
+impl EdgeFeatureRequirement {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            feature_name: None,
+            required_fw: None,
+        }
+    }
+}
+/// Number of incompatible edges running one firmware.
+///
+/// Shown inline by the document; named `EdgeIncompatibleFeatureIncompatibleDevicesItem` by the generator.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EdgeIncompatibleDevices {
+    /// `count`
+    ///
+    /// Wire name `count`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<i64>,
+    /// `firmware`
+    ///
+    /// Wire name `firmware`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub firmware: Option<String>,
+}
+impl EdgeIncompatibleDevices {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            count: None,
+            firmware: None,
+        }
+    }
+}
+/// An SD-LAN service: tunnels AP traffic to an edge cluster. Create and update body; the document lists only some of its fields.
+///
+/// Provenance: documented.
+///
+/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EdgeSdLanService {
+    /// Edge cluster of the service.
+    ///
+    /// Wire name `edgeClusterId`; `string`; required.
+    #[serde(rename = "edgeClusterId")]
+    pub edge_cluster_id: String,
+    /// Name of the service.
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    pub name: String,
+    /// Tunnel profile that carries AP traffic to the edge cluster.
+    ///
+    /// Wire name `tunnelProfileId`; `string`; required; max_length: 255; min_length: 0.
+    #[serde(rename = "tunnelProfileId")]
+    pub tunnel_profile_id: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EdgeSdLanService {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        edge_cluster_id: String,
+        name: String,
+        tunnel_profile_id: String,
+    ) -> Self {
+        Self {
+            edge_cluster_id,
+            name,
+            tunnel_profile_id,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Guest settings of an SD-LAN service.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EdgeSdLanGuestSettings {
+    /// Whether guest traffic is tunneled to a guest edge cluster.
+    ///
+    /// Wire name `isGuestTunnelEnabled`; `boolean`; optional.
+    #[serde(
+        rename = "isGuestTunnelEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub is_guest_tunnel_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EdgeSdLanGuestSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            is_guest_tunnel_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Body activating a Wi-Fi network on an SD-LAN service.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EdgeSdLanNetworkActivation {
+    /// Whether the network is tunneled to the guest edge.
+    ///
+    /// Wire name `isGuestTunnelUtilized`; `boolean`; optional.
+    #[serde(
+        rename = "isGuestTunnelUtilized",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub is_guest_tunnel_utilized: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EdgeSdLanNetworkActivation {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            is_guest_tunnel_utilized: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+impl<'a> super::NetworkClient<'a> {
+    #[cfg(feature = "experimental")]
+    /// List personal identity networks.
+    ///
+    /// Lists the personal identity networks, one page at a time.
+    ///
+    /// `GET /personalIdentityNetworks` on the Network management API.
+    ///
+    /// - Query parameter `page` (`int32`, builder method `page`)
+    /// - Query parameter `pageSize` (`int32`, builder method `page_size`)
+    /// - Response 200: `application/json` `PersonalIdentityNetworkPage`
+    /// - Media types: Accept `application/json`
+    /// - Pagination: `page_params`, items in `content`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    pub fn list_personal_identity_networks(&self) -> ListPersonalIdentityNetworks<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_PERSONAL_IDENTITY_NETWORKS,
+            &[],
+        );
+        ListPersonalIdentityNetworks {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Create personal identity network.
+    ///
+    /// Creates a personal identity network.
+    ///
+    /// `POST /personalIdentityNetworks` on the Network management API.
+    ///
+    /// - Request body (json, required): `PersonalIdentityNetwork`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn create_personal_identity_network(
+        &self,
+        body: &PersonalIdentityNetwork,
+    ) -> CreatePersonalIdentityNetwork<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_PERSONAL_IDENTITY_NETWORK,
+            &[],
+        );
+        req.json(body);
+        CreatePersonalIdentityNetwork {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Query personal identity network edge compatibility.
+    ///
+    /// Reports, per service, the edges of each cluster that lack the firmware the personal identity network needs.
+    ///
+    /// `POST /personalIdentityNetworks/edgeCompatibilities/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `EdgeServiceCompatibilityQuery`
+    /// - Response 200: `application/json` `EdgeServiceCompatibilityResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    pub fn query_personal_identity_network_edge_compatibilities(
+        &self,
+        body: &EdgeServiceCompatibilityQuery,
+    ) -> QueryPersonalIdentityNetworkEdgeCompatibilities<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_PERSONAL_IDENTITY_NETWORK_EDGE_COMPATIBILITIES,
+            &[],
+        );
+        req.json(body);
+        QueryPersonalIdentityNetworkEdgeCompatibilities {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Get personal identity network.
+    ///
+    /// Reads one personal identity network.
+    ///
+    /// `GET /personalIdentityNetworks/{pinId}` on the Network management API.
+    ///
+    /// - Path parameter `pinId`: Identifier of the personal identity network.
+    /// - Response 200: `application/json` `PersonalIdentityNetwork`
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    pub fn get_personal_identity_network(
+        &self,
+        pin_id: &str,
+    ) -> GetPersonalIdentityNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_PERSONAL_IDENTITY_NETWORK,
+            &[pin_id],
+        );
+        GetPersonalIdentityNetwork { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Update personal identity network.
+    ///
+    /// Replaces a personal identity network.
+    ///
+    /// `PUT /personalIdentityNetworks/{pinId}` on the Network management API.
+    ///
+    /// - Path parameter `pinId`: Identifier of the personal identity network.
+    /// - Request body (json, required): `PersonalIdentityNetwork`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn update_personal_identity_network(
+        &self,
+        pin_id: &str,
+        body: &PersonalIdentityNetwork,
+    ) -> UpdatePersonalIdentityNetwork<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_PERSONAL_IDENTITY_NETWORK,
+            &[pin_id],
+        );
+        req.json(body);
+        UpdatePersonalIdentityNetwork {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Patch personal identity network.
+    ///
+    /// Partially updates a personal identity network.
+    ///
+    /// `PATCH /personalIdentityNetworks/{pinId}` on the Network management API.
+    ///
+    /// - Path parameter `pinId`: Identifier of the personal identity network.
+    /// - Request body (json, required): `PersonalIdentityNetwork`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The partial update body carries the same required fields as the create body.
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn patch_personal_identity_network(
+        &self,
+        pin_id: &str,
+        body: &PersonalIdentityNetwork,
+    ) -> PatchPersonalIdentityNetwork<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_PERSONAL_IDENTITY_NETWORK,
+            &[pin_id],
+        );
+        req.json(body);
+        PatchPersonalIdentityNetwork {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Delete personal identity network.
+    ///
+    /// Deletes a personal identity network.
+    ///
+    /// `DELETE /personalIdentityNetworks/{pinId}` on the Network management API.
+    ///
+    /// - Path parameter `pinId`: Identifier of the personal identity network.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn delete_personal_identity_network(
+        &self,
+        pin_id: &str,
+    ) -> DeletePersonalIdentityNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_PERSONAL_IDENTITY_NETWORK,
+            &[pin_id],
+        );
+        DeletePersonalIdentityNetwork {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Activate Wi-Fi network on personal identity network.
+    ///
+    /// Activates a Wi-Fi network on a personal identity network.
+    ///
+    /// `PUT /personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    ///
+    /// - Path parameter `pinId`: Identifier of the personal identity network.
+    /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn activate_wifi_network_on_personal_identity_network(
+        &self,
+        pin_id: &str,
+        wifi_network_id: &str,
+    ) -> ActivateWifiNetworkOnPersonalIdentityNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK,
+            &[pin_id, wifi_network_id],
+        );
+        ActivateWifiNetworkOnPersonalIdentityNetwork {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Deactivate Wi-Fi network on personal identity network.
+    ///
+    /// Deactivates a Wi-Fi network on a personal identity network.
+    ///
+    /// `DELETE /personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    ///
+    /// - Path parameter `pinId`: Identifier of the personal identity network.
+    /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn deactivate_wifi_network_on_personal_identity_network(
+        &self,
+        pin_id: &str,
+        wifi_network_id: &str,
+    ) -> DeactivateWifiNetworkOnPersonalIdentityNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK,
+            &[pin_id, wifi_network_id],
+        );
+        DeactivateWifiNetworkOnPersonalIdentityNetwork {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Create SD-LAN service.
+    ///
+    /// Creates an SD-LAN service on an edge cluster.
+    ///
+    /// `POST /edgeSdLanServices` on the Network management API.
+    ///
+    /// - Request body (json, required): `EdgeSdLanService`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn create_edge_sd_lan_service(
+        &self,
+        body: &EdgeSdLanService,
+    ) -> CreateEdgeSdLanService<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_EDGE_SD_LAN_SERVICE,
+            &[],
+        );
+        req.json(body);
+        CreateEdgeSdLanService { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Query SD-LAN service edge compatibility.
+    ///
+    /// Reports, per service, the edges of each cluster that lack the firmware the SD-LAN service needs.
+    ///
+    /// `POST /edgeSdLanServices/edgeCompatibilities/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `EdgeServiceCompatibilityQuery`
+    /// - Response 200: `application/json` `EdgeServiceCompatibilityResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    pub fn query_edge_sd_lan_service_edge_compatibilities(
+        &self,
+        body: &EdgeServiceCompatibilityQuery,
+    ) -> QueryEdgeSdLanServiceEdgeCompatibilities<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_EDGE_SD_LAN_SERVICE_EDGE_COMPATIBILITIES,
+            &[],
+        );
+        req.json(body);
+        QueryEdgeSdLanServiceEdgeCompatibilities {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Get SD-LAN service.
+    ///
+    /// Reads one SD-LAN service.
+    ///
+    /// `GET /edgeSdLanServices/{sdLanServiceId}` on the Network management API.
+    ///
+    /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
+    /// - Response 200: `application/json` `EdgeSdLanService`
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    pub fn get_edge_sd_lan_service(
+        &self,
+        sd_lan_service_id: &str,
+    ) -> GetEdgeSdLanService<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_EDGE_SD_LAN_SERVICE,
+            &[sd_lan_service_id],
+        );
+        GetEdgeSdLanService { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Update SD-LAN service.
+    ///
+    /// Replaces an SD-LAN service.
+    ///
+    /// `PUT /edgeSdLanServices/{sdLanServiceId}` on the Network management API.
+    ///
+    /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
+    /// - Request body (json, required): `EdgeSdLanService`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn update_edge_sd_lan_service(
+        &self,
+        sd_lan_service_id: &str,
+        body: &EdgeSdLanService,
+    ) -> UpdateEdgeSdLanService<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_EDGE_SD_LAN_SERVICE,
+            &[sd_lan_service_id],
+        );
+        req.json(body);
+        UpdateEdgeSdLanService { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Patch SD-LAN service.
+    ///
+    /// Partially updates an SD-LAN service.
+    ///
+    /// `PATCH /edgeSdLanServices/{sdLanServiceId}` on the Network management API.
+    ///
+    /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn patch_edge_sd_lan_service(
+        &self,
+        sd_lan_service_id: &str,
+    ) -> PatchEdgeSdLanService<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_EDGE_SD_LAN_SERVICE,
+            &[sd_lan_service_id],
+        );
+        PatchEdgeSdLanService { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Delete SD-LAN service.
+    ///
+    /// Deletes an SD-LAN service.
+    ///
+    /// `DELETE /edgeSdLanServices/{sdLanServiceId}` on the Network management API.
+    ///
+    /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn delete_edge_sd_lan_service(
+        &self,
+        sd_lan_service_id: &str,
+    ) -> DeleteEdgeSdLanService<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_EDGE_SD_LAN_SERVICE,
+            &[sd_lan_service_id],
+        );
+        DeleteEdgeSdLanService { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Activate Wi-Fi network on SD-LAN service.
+    ///
+    /// Activates a Wi-Fi network on an SD-LAN service.
+    ///
+    /// `PUT /edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    ///
+    /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
+    /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
+    /// - Request body (json, required): `EdgeSdLanNetworkActivation`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn activate_wifi_network_on_edge_sd_lan_service(
+        &self,
+        sd_lan_service_id: &str,
+        wifi_network_id: &str,
+        body: &EdgeSdLanNetworkActivation,
+    ) -> ActivateWifiNetworkOnEdgeSdLanService<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE,
+            &[sd_lan_service_id, wifi_network_id],
+        );
+        req.json(body);
+        ActivateWifiNetworkOnEdgeSdLanService {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Deactivate Wi-Fi network on SD-LAN service.
+    ///
+    /// Deactivates a Wi-Fi network on an SD-LAN service.
+    ///
+    /// `DELETE /edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    ///
+    /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
+    /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn deactivate_wifi_network_on_edge_sd_lan_service(
+        &self,
+        sd_lan_service_id: &str,
+        wifi_network_id: &str,
+    ) -> DeactivateWifiNetworkOnEdgeSdLanService<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE,
+            &[sd_lan_service_id, wifi_network_id],
+        );
+        DeactivateWifiNetworkOnEdgeSdLanService {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Activate Wi-Fi network of a venue on SD-LAN service.
+    ///
+    /// Activates a Wi-Fi network on an SD-LAN service for one venue.
+    ///
+    /// `PUT /edgeSdLanServices/{sdLanServiceId}/venues/{venueId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    ///
+    /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
+    /// - Request body (json, required): `EdgeSdLanNetworkActivation`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn activate_venue_wifi_network_on_edge_sd_lan_service(
+        &self,
+        sd_lan_service_id: &str,
+        venue_id: &str,
+        wifi_network_id: &str,
+        body: &EdgeSdLanNetworkActivation,
+    ) -> ActivateVenueWifiNetworkOnEdgeSdLanService<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_VENUE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE,
+            &[sd_lan_service_id, venue_id, wifi_network_id],
+        );
+        req.json(body);
+        ActivateVenueWifiNetworkOnEdgeSdLanService {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Get SD-LAN service guest settings.
+    ///
+    /// Reads the guest settings of an SD-LAN service.
+    ///
+    /// `GET /edgeSdLanServices/{sdLanServiceId}/guestSettings` on the Network management API.
+    ///
+    /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
+    /// - Response 200: `application/json` `EdgeSdLanGuestSettings`
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    pub fn get_edge_sd_lan_service_guest_settings(
+        &self,
+        sd_lan_service_id: &str,
+    ) -> GetEdgeSdLanServiceGuestSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS,
+            &[sd_lan_service_id],
+        );
+        GetEdgeSdLanServiceGuestSettings {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Patch SD-LAN service guest settings.
+    ///
+    /// Changes the guest settings of an SD-LAN service (turns the guest tunnel on or off).
+    ///
+    /// `PATCH /edgeSdLanServices/{sdLanServiceId}/guestSettings` on the Network management API.
+    ///
+    /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
+    /// - Request body (json, required): `EdgeSdLanGuestSettings`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn patch_edge_sd_lan_service_guest_settings(
+        &self,
+        sd_lan_service_id: &str,
+        body: &EdgeSdLanGuestSettings,
+    ) -> PatchEdgeSdLanServiceGuestSettings<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS,
+            &[sd_lan_service_id],
+        );
+        req.json(body);
+        PatchEdgeSdLanServiceGuestSettings {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Activate guest edge cluster on SD-LAN service.
+    ///
+    /// Activates an edge cluster of a venue as the guest edge cluster of an SD-LAN service.
+    ///
+    /// `PUT /edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}` on the Network management API.
+    ///
+    /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `edgeClusterId`: Identifier of the edge cluster.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn activate_guest_venue_edge_cluster_on_edge_sd_lan_service(
+        &self,
+        sd_lan_service_id: &str,
+        venue_id: &str,
+        edge_cluster_id: &str,
+    ) -> ActivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE,
+            &[sd_lan_service_id, venue_id, edge_cluster_id],
+        );
+        ActivateGuestVenueEdgeClusterOnEdgeSdLanService {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Deactivate guest edge cluster on SD-LAN service.
+    ///
+    /// Deactivates the guest edge cluster of a venue on an SD-LAN service.
+    ///
+    /// `DELETE /edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}` on the Network management API.
+    ///
+    /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `edgeClusterId`: Identifier of the edge cluster.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service(
+        &self,
+        sd_lan_service_id: &str,
+        venue_id: &str,
+        edge_cluster_id: &str,
+    ) -> DeactivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE,
+            &[sd_lan_service_id, venue_id, edge_cluster_id],
+        );
+        DeactivateGuestVenueEdgeClusterOnEdgeSdLanService {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Activate guest tunnel on SD-LAN service.
+    ///
+    /// Activates a tunnel profile as the guest tunnel of an SD-LAN service.
+    ///
+    /// `PUT /edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
+    /// - Path parameter `tunnelProfileId`: Identifier of the tunnel profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn activate_guest_tunnel_profile_on_edge_sd_lan_service(
+        &self,
+        sd_lan_service_id: &str,
+        tunnel_profile_id: &str,
+    ) -> ActivateGuestTunnelProfileOnEdgeSdLanService<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE,
+            &[sd_lan_service_id, tunnel_profile_id],
+        );
+        ActivateGuestTunnelProfileOnEdgeSdLanService {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Deactivate guest tunnel on SD-LAN service.
+    ///
+    /// Deactivates the guest tunnel profile of an SD-LAN service.
+    ///
+    /// `DELETE /edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
+    /// - Path parameter `tunnelProfileId`: Identifier of the tunnel profile.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn deactivate_guest_tunnel_profile_on_edge_sd_lan_service(
+        &self,
+        sd_lan_service_id: &str,
+        tunnel_profile_id: &str,
+    ) -> DeactivateGuestTunnelProfileOnEdgeSdLanService<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE,
+            &[sd_lan_service_id, tunnel_profile_id],
+        );
+        DeactivateGuestTunnelProfileOnEdgeSdLanService {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Create HQoS profile.
+    ///
+    /// Creates an edge hierarchical QoS (HQoS) profile.
+    ///
+    /// `POST /edgeHqosProfiles` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn create_edge_hqos_profile(&self) -> CreateEdgeHqosProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_EDGE_HQOS_PROFILE,
+            &[],
+        );
+        CreateEdgeHqosProfile { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Query HQoS profile edge compatibility.
+    ///
+    /// Reports, per profile, the edges of each cluster that lack the firmware HQoS needs.
+    ///
+    /// `POST /edgeHqosProfiles/edgeCompatibilities/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `EdgeServiceCompatibilityQuery`
+    /// - Response 200: `application/json` `EdgeServiceCompatibilityResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    pub fn query_edge_hqos_profile_edge_compatibilities(
+        &self,
+        body: &EdgeServiceCompatibilityQuery,
+    ) -> QueryEdgeHqosProfileEdgeCompatibilities<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_EDGE_HQOS_PROFILE_EDGE_COMPATIBILITIES,
+            &[],
+        );
+        req.json(body);
+        QueryEdgeHqosProfileEdgeCompatibilities {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Get HQoS profile.
+    ///
+    /// Reads one HQoS profile.
+    ///
+    /// `GET /edgeHqosProfiles/{profileId}` on the Network management API.
+    ///
+    /// - Path parameter `profileId`: Identifier of the HQoS profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    pub fn get_edge_hqos_profile(&self, profile_id: &str) -> GetEdgeHqosProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_EDGE_HQOS_PROFILE,
+            &[profile_id],
+        );
+        GetEdgeHqosProfile { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Update HQoS profile.
+    ///
+    /// Replaces an HQoS profile.
+    ///
+    /// `PUT /edgeHqosProfiles/{profileId}` on the Network management API.
+    ///
+    /// - Path parameter `profileId`: Identifier of the HQoS profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn update_edge_hqos_profile(
+        &self,
+        profile_id: &str,
+    ) -> UpdateEdgeHqosProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_EDGE_HQOS_PROFILE,
+            &[profile_id],
+        );
+        UpdateEdgeHqosProfile { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Delete HQoS profile.
+    ///
+    /// Deletes an HQoS profile.
+    ///
+    /// `DELETE /edgeHqosProfiles/{profileId}` on the Network management API.
+    ///
+    /// - Path parameter `profileId`: Identifier of the HQoS profile.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn delete_edge_hqos_profile(
+        &self,
+        profile_id: &str,
+    ) -> DeleteEdgeHqosProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_EDGE_HQOS_PROFILE,
+            &[profile_id],
+        );
+        DeleteEdgeHqosProfile { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Activate HQoS on edge cluster.
+    ///
+    /// Activates an HQoS profile on an edge cluster of a venue.
+    ///
+    /// `PUT /edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` on the Network management API.
+    ///
+    /// - Path parameter `profileId`: Identifier of the HQoS profile.
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `edgeClusterId`: Identifier of the edge cluster.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn activate_venue_edge_cluster_on_edge_hqos_profile(
+        &self,
+        profile_id: &str,
+        venue_id: &str,
+        edge_cluster_id: &str,
+    ) -> ActivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE,
+            &[profile_id, venue_id, edge_cluster_id],
+        );
+        ActivateVenueEdgeClusterOnEdgeHqosProfile {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Deactivate HQoS on edge cluster.
+    ///
+    /// Deactivates an HQoS profile on an edge cluster of a venue.
+    ///
+    /// `DELETE /edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` on the Network management API.
+    ///
+    /// - Path parameter `profileId`: Identifier of the HQoS profile.
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `edgeClusterId`: Identifier of the edge cluster.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn deactivate_venue_edge_cluster_on_edge_hqos_profile(
+        &self,
+        profile_id: &str,
+        venue_id: &str,
+        edge_cluster_id: &str,
+    ) -> DeactivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE,
+            &[profile_id, venue_id, edge_cluster_id],
+        );
+        DeactivateVenueEdgeClusterOnEdgeHqosProfile {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Activate edge cluster in tunnel profile.
+    ///
+    /// Activates an edge cluster of a venue in a tunnel profile.
+    ///
+    /// `PUT /venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `tunnelProfileId`: Identifier of the tunnel profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn activate_tunnel_profile_on_venue_edge_cluster(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        tunnel_profile_id: &str,
+    ) -> ActivateTunnelProfileOnVenueEdgeCluster<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER,
+            &[venue_id, cluster_id, tunnel_profile_id],
+        );
+        ActivateTunnelProfileOnVenueEdgeCluster {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Deactivate edge cluster in tunnel profile.
+    ///
+    /// Deactivates an edge cluster of a venue in a tunnel profile.
+    ///
+    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `tunnelProfileId`: Identifier of the tunnel profile.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn deactivate_tunnel_profile_on_venue_edge_cluster(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        tunnel_profile_id: &str,
+    ) -> DeactivateTunnelProfileOnVenueEdgeCluster<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER,
+            &[venue_id, cluster_id, tunnel_profile_id],
+        );
+        DeactivateTunnelProfileOnVenueEdgeCluster {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Get edge cluster network settings.
+    ///
+    /// Reads the network settings of an edge cluster.
+    ///
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/networkSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    pub fn get_venue_edge_cluster_network_settings(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+    ) -> GetVenueEdgeClusterNetworkSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS,
+            &[venue_id, cluster_id],
+        );
+        GetVenueEdgeClusterNetworkSettings {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Patch edge cluster network settings.
+    ///
+    /// Changes the network settings of an edge cluster.
+    ///
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/networkSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn patch_venue_edge_cluster_network_settings(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+    ) -> PatchVenueEdgeClusterNetworkSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS,
+            &[venue_id, cluster_id],
+        );
+        PatchVenueEdgeClusterNetworkSettings {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Get edge port configurations.
+    ///
+    /// Reads the port configurations of an edge in a cluster.
+    ///
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `serialNumber`: Serial number of the edge.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    pub fn get_venue_edge_port_configs(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+    ) -> GetVenueEdgePortConfigs<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_EDGE_PORT_CONFIGS,
+            &[venue_id, cluster_id, serial_number],
+        );
+        GetVenueEdgePortConfigs { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Patch edge port configurations.
+    ///
+    /// Changes the port configurations of an edge in a cluster.
+    ///
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `serialNumber`: Serial number of the edge.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn patch_venue_edge_port_configs(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+    ) -> PatchVenueEdgePortConfigs<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_VENUE_EDGE_PORT_CONFIGS,
+            &[venue_id, cluster_id, serial_number],
+        );
+        PatchVenueEdgePortConfigs { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// List edge port sub-interfaces.
+    ///
+    /// Lists the sub-interfaces of an edge port.
+    ///
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `serialNumber`: Serial number of the edge.
+    /// - Path parameter `portId`: Identifier of the edge port.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    pub fn list_venue_edge_port_sub_interfaces(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        port_id: &str,
+    ) -> ListVenueEdgePortSubInterfaces<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_EDGE_PORT_SUB_INTERFACES,
+            &[venue_id, cluster_id, serial_number, port_id],
+        );
+        ListVenueEdgePortSubInterfaces {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Create edge port sub-interface.
+    ///
+    /// Adds a sub-interface to an edge port.
+    ///
+    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `serialNumber`: Serial number of the edge.
+    /// - Path parameter `portId`: Identifier of the edge port.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn create_venue_edge_port_sub_interface(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        port_id: &str,
+    ) -> CreateVenueEdgePortSubInterface<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_EDGE_PORT_SUB_INTERFACE,
+            &[venue_id, cluster_id, serial_number, port_id],
+        );
+        CreateVenueEdgePortSubInterface {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Get edge port sub-interface.
+    ///
+    /// Reads one sub-interface of an edge port.
+    ///
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `serialNumber`: Serial number of the edge.
+    /// - Path parameter `portId`: Identifier of the edge port.
+    /// - Path parameter `subInterfaceId`: Identifier of the sub-interface.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    pub fn get_venue_edge_port_sub_interface(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        port_id: &str,
+        sub_interface_id: &str,
+    ) -> GetVenueEdgePortSubInterface<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_EDGE_PORT_SUB_INTERFACE,
+            &[venue_id, cluster_id, serial_number, port_id, sub_interface_id],
+        );
+        GetVenueEdgePortSubInterface {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Patch edge port sub-interface.
+    ///
+    /// Changes a sub-interface of an edge port.
+    ///
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `serialNumber`: Serial number of the edge.
+    /// - Path parameter `portId`: Identifier of the edge port.
+    /// - Path parameter `subInterfaceId`: Identifier of the sub-interface.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn patch_venue_edge_port_sub_interface(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        port_id: &str,
+        sub_interface_id: &str,
+    ) -> PatchVenueEdgePortSubInterface<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_VENUE_EDGE_PORT_SUB_INTERFACE,
+            &[venue_id, cluster_id, serial_number, port_id, sub_interface_id],
+        );
+        PatchVenueEdgePortSubInterface {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Create edge LAG.
+    ///
+    /// Creates a link aggregation group on an edge.
+    ///
+    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `serialNumber`: Serial number of the edge.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: inferred (the document writes .../lags after the port sub-interface paths; LAGs are read as belonging to the edge (like its ports), /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags).
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn create_venue_edge_lag(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+    ) -> CreateVenueEdgeLag<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_EDGE_LAG,
+            &[venue_id, cluster_id, serial_number],
+        );
+        CreateVenueEdgeLag { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Get edge LAG.
+    ///
+    /// Reads one link aggregation group of an edge.
+    ///
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `serialNumber`: Serial number of the edge.
+    /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: inferred (the document writes .../lags after the port sub-interface paths; LAGs are read as belonging to the edge (like its ports), /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags).
+    pub fn get_venue_edge_lag(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        lag_id: &str,
+    ) -> GetVenueEdgeLag<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_EDGE_LAG,
+            &[venue_id, cluster_id, serial_number, lag_id],
+        );
+        GetVenueEdgeLag { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Update edge LAG.
+    ///
+    /// Replaces a link aggregation group of an edge.
+    ///
+    /// `PUT /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `serialNumber`: Serial number of the edge.
+    /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: inferred (the document writes .../lags after the port sub-interface paths; LAGs are read as belonging to the edge (like its ports), /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags).
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn update_venue_edge_lag(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        lag_id: &str,
+    ) -> UpdateVenueEdgeLag<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_EDGE_LAG,
+            &[venue_id, cluster_id, serial_number, lag_id],
+        );
+        UpdateVenueEdgeLag { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Patch edge LAG.
+    ///
+    /// Partially updates a link aggregation group of an edge.
+    ///
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `serialNumber`: Serial number of the edge.
+    /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: inferred (the document writes .../lags after the port sub-interface paths; LAGs are read as belonging to the edge (like its ports), /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags).
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn patch_venue_edge_lag(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        lag_id: &str,
+    ) -> PatchVenueEdgeLag<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_VENUE_EDGE_LAG,
+            &[venue_id, cluster_id, serial_number, lag_id],
+        );
+        PatchVenueEdgeLag { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Create edge LAG sub-interface.
+    ///
+    /// Adds a sub-interface to a link aggregation group of an edge.
+    ///
+    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `serialNumber`: Serial number of the edge.
+    /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: inferred (the document writes .../lags after the port sub-interface paths; LAGs are read as belonging to the edge (like its ports), /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags).
+    ///
+    /// Notes:
+    /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    pub fn create_venue_edge_lag_sub_interface(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        lag_id: &str,
+    ) -> CreateVenueEdgeLagSubInterface<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_EDGE_LAG_SUB_INTERFACE,
+            &[venue_id, cluster_id, serial_number, lag_id],
+        );
+        CreateVenueEdgeLagSubInterface {
+            req,
+        }
+    }
+}
+#[cfg(feature = "experimental")]
+static LIST_PERSONAL_IDENTITY_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_personal_identity_networks",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/personalIdentityNetworks",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::list_personal_identity_networks` (List personal identity networks).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListPersonalIdentityNetworks<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> ListPersonalIdentityNetworks<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Page number, from 1.
+    ///
+    /// query parameter `page`; `int32`; default: 1; minimum: 1.
+    pub fn page(mut self, page: i32) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Items per page.
+    ///
+    /// query parameter `pageSize`; `int32`; default: 20; minimum: 20.
+    pub fn page_size(mut self, page_size: i32) -> Self {
+        self.req.query("pageSize", &page_size);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `content`).
+    ///
+    /// The page number goes in the `page` query parameter; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<PersonalIdentityNetworkPage, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryParams,
+                items: "content",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<PersonalIdentityNetworkPage, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static CREATE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_personal_identity_network",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/personalIdentityNetworks",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::create_personal_identity_network` (Create personal identity network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreatePersonalIdentityNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> CreatePersonalIdentityNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static QUERY_PERSONAL_IDENTITY_NETWORK_EDGE_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_personal_identity_network_edge_compatibilities",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/personalIdentityNetworks/edgeCompatibilities/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::query_personal_identity_network_edge_compatibilities` (Query personal identity network edge compatibility).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryPersonalIdentityNetworkEdgeCompatibilities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> QueryPersonalIdentityNetworkEdgeCompatibilities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<EdgeServiceCompatibilityResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static GET_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_personal_identity_network",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/personalIdentityNetworks/{pinId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::get_personal_identity_network` (Get personal identity network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetPersonalIdentityNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> GetPersonalIdentityNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<PersonalIdentityNetwork, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static UPDATE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_personal_identity_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/personalIdentityNetworks/{pinId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::update_personal_identity_network` (Update personal identity network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdatePersonalIdentityNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> UpdatePersonalIdentityNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static PATCH_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_personal_identity_network",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/personalIdentityNetworks/{pinId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::patch_personal_identity_network` (Patch personal identity network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchPersonalIdentityNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> PatchPersonalIdentityNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static DELETE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_personal_identity_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/personalIdentityNetworks/{pinId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::delete_personal_identity_network` (Delete personal identity network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeletePersonalIdentityNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> DeletePersonalIdentityNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static ACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_wifi_network_on_personal_identity_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::activate_wifi_network_on_personal_identity_network` (Activate Wi-Fi network on personal identity network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateWifiNetworkOnPersonalIdentityNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> ActivateWifiNetworkOnPersonalIdentityNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static DEACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_wifi_network_on_personal_identity_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::deactivate_wifi_network_on_personal_identity_network` (Deactivate Wi-Fi network on personal identity network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateWifiNetworkOnPersonalIdentityNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> DeactivateWifiNetworkOnPersonalIdentityNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static CREATE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_edge_sd_lan_service",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/edgeSdLanServices",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::create_edge_sd_lan_service` (Create SD-LAN service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateEdgeSdLanService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> CreateEdgeSdLanService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static QUERY_EDGE_SD_LAN_SERVICE_EDGE_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_edge_sd_lan_service_edge_compatibilities",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/edgeSdLanServices/edgeCompatibilities/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::query_edge_sd_lan_service_edge_compatibilities` (Query SD-LAN service edge compatibility).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryEdgeSdLanServiceEdgeCompatibilities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> QueryEdgeSdLanServiceEdgeCompatibilities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<EdgeServiceCompatibilityResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static GET_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_edge_sd_lan_service",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/edgeSdLanServices/{sdLanServiceId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::get_edge_sd_lan_service` (Get SD-LAN service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetEdgeSdLanService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> GetEdgeSdLanService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<EdgeSdLanService, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static UPDATE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_edge_sd_lan_service",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/edgeSdLanServices/{sdLanServiceId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::update_edge_sd_lan_service` (Update SD-LAN service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateEdgeSdLanService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> UpdateEdgeSdLanService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static PATCH_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_edge_sd_lan_service",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/edgeSdLanServices/{sdLanServiceId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::patch_edge_sd_lan_service` (Patch SD-LAN service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchEdgeSdLanService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> PatchEdgeSdLanService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static DELETE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_edge_sd_lan_service",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/edgeSdLanServices/{sdLanServiceId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::delete_edge_sd_lan_service` (Delete SD-LAN service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteEdgeSdLanService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> DeleteEdgeSdLanService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static ACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_wifi_network_on_edge_sd_lan_service",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::activate_wifi_network_on_edge_sd_lan_service` (Activate Wi-Fi network on SD-LAN service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateWifiNetworkOnEdgeSdLanService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> ActivateWifiNetworkOnEdgeSdLanService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static DEACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_wifi_network_on_edge_sd_lan_service",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::deactivate_wifi_network_on_edge_sd_lan_service` (Deactivate Wi-Fi network on SD-LAN service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateWifiNetworkOnEdgeSdLanService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> DeactivateWifiNetworkOnEdgeSdLanService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static ACTIVATE_VENUE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_venue_wifi_network_on_edge_sd_lan_service",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/edgeSdLanServices/{sdLanServiceId}/venues/{venueId}/wifiNetworks/{wifiNetworkId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::activate_venue_wifi_network_on_edge_sd_lan_service` (Activate Wi-Fi network of a venue on SD-LAN service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateVenueWifiNetworkOnEdgeSdLanService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> ActivateVenueWifiNetworkOnEdgeSdLanService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static GET_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_edge_sd_lan_service_guest_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/edgeSdLanServices/{sdLanServiceId}/guestSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::get_edge_sd_lan_service_guest_settings` (Get SD-LAN service guest settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetEdgeSdLanServiceGuestSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> GetEdgeSdLanServiceGuestSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<EdgeSdLanGuestSettings, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static PATCH_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_edge_sd_lan_service_guest_settings",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/edgeSdLanServices/{sdLanServiceId}/guestSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::patch_edge_sd_lan_service_guest_settings` (Patch SD-LAN service guest settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchEdgeSdLanServiceGuestSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> PatchEdgeSdLanServiceGuestSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static ACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_guest_venue_edge_cluster_on_edge_sd_lan_service",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::activate_guest_venue_edge_cluster_on_edge_sd_lan_service` (Activate guest edge cluster on SD-LAN service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> ActivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static DEACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service` (Deactivate guest edge cluster on SD-LAN service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> DeactivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static ACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_guest_tunnel_profile_on_edge_sd_lan_service",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::activate_guest_tunnel_profile_on_edge_sd_lan_service` (Activate guest tunnel on SD-LAN service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateGuestTunnelProfileOnEdgeSdLanService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> ActivateGuestTunnelProfileOnEdgeSdLanService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static DEACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_guest_tunnel_profile_on_edge_sd_lan_service",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::deactivate_guest_tunnel_profile_on_edge_sd_lan_service` (Deactivate guest tunnel on SD-LAN service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateGuestTunnelProfileOnEdgeSdLanService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> DeactivateGuestTunnelProfileOnEdgeSdLanService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static CREATE_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_edge_hqos_profile",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/edgeHqosProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::create_edge_hqos_profile` (Create HQoS profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateEdgeHqosProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> CreateEdgeHqosProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static QUERY_EDGE_HQOS_PROFILE_EDGE_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_edge_hqos_profile_edge_compatibilities",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/edgeHqosProfiles/edgeCompatibilities/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::query_edge_hqos_profile_edge_compatibilities` (Query HQoS profile edge compatibility).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryEdgeHqosProfileEdgeCompatibilities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> QueryEdgeHqosProfileEdgeCompatibilities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<EdgeServiceCompatibilityResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static GET_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_edge_hqos_profile",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/edgeHqosProfiles/{profileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::get_edge_hqos_profile` (Get HQoS profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetEdgeHqosProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> GetEdgeHqosProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static UPDATE_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_edge_hqos_profile",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/edgeHqosProfiles/{profileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::update_edge_hqos_profile` (Update HQoS profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateEdgeHqosProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> UpdateEdgeHqosProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static DELETE_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_edge_hqos_profile",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/edgeHqosProfiles/{profileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::delete_edge_hqos_profile` (Delete HQoS profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteEdgeHqosProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> DeleteEdgeHqosProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static ACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_venue_edge_cluster_on_edge_hqos_profile",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::activate_venue_edge_cluster_on_edge_hqos_profile` (Activate HQoS on edge cluster).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> ActivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static DEACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_venue_edge_cluster_on_edge_hqos_profile",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::deactivate_venue_edge_cluster_on_edge_hqos_profile` (Deactivate HQoS on edge cluster).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> DeactivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static ACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_tunnel_profile_on_venue_edge_cluster",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::activate_tunnel_profile_on_venue_edge_cluster` (Activate edge cluster in tunnel profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateTunnelProfileOnVenueEdgeCluster<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> ActivateTunnelProfileOnVenueEdgeCluster<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static DEACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_tunnel_profile_on_venue_edge_cluster",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::deactivate_tunnel_profile_on_venue_edge_cluster` (Deactivate edge cluster in tunnel profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateTunnelProfileOnVenueEdgeCluster<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> DeactivateTunnelProfileOnVenueEdgeCluster<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static GET_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_edge_cluster_network_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/networkSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::get_venue_edge_cluster_network_settings` (Get edge cluster network settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueEdgeClusterNetworkSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> GetVenueEdgeClusterNetworkSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static PATCH_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_venue_edge_cluster_network_settings",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/networkSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::patch_venue_edge_cluster_network_settings` (Patch edge cluster network settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchVenueEdgeClusterNetworkSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> PatchVenueEdgeClusterNetworkSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static GET_VENUE_EDGE_PORT_CONFIGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_edge_port_configs",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::get_venue_edge_port_configs` (Get edge port configurations).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueEdgePortConfigs<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> GetVenueEdgePortConfigs<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static PATCH_VENUE_EDGE_PORT_CONFIGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_venue_edge_port_configs",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::patch_venue_edge_port_configs` (Patch edge port configurations).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchVenueEdgePortConfigs<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> PatchVenueEdgePortConfigs<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static LIST_VENUE_EDGE_PORT_SUB_INTERFACES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_edge_port_sub_interfaces",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::list_venue_edge_port_sub_interfaces` (List edge port sub-interfaces).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueEdgePortSubInterfaces<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> ListVenueEdgePortSubInterfaces<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static CREATE_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_edge_port_sub_interface",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::create_venue_edge_port_sub_interface` (Create edge port sub-interface).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueEdgePortSubInterface<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> CreateVenueEdgePortSubInterface<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static GET_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_edge_port_sub_interface",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::get_venue_edge_port_sub_interface` (Get edge port sub-interface).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueEdgePortSubInterface<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> GetVenueEdgePortSubInterface<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static PATCH_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_venue_edge_port_sub_interface",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::patch_venue_edge_port_sub_interface` (Patch edge port sub-interface).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchVenueEdgePortSubInterface<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> PatchVenueEdgePortSubInterface<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static CREATE_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_edge_lag",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::create_venue_edge_lag` (Create edge LAG).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueEdgeLag<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> CreateVenueEdgeLag<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static GET_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_edge_lag",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::get_venue_edge_lag` (Get edge LAG).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueEdgeLag<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> GetVenueEdgeLag<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static UPDATE_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_edge_lag",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::update_venue_edge_lag` (Update edge LAG).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueEdgeLag<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> UpdateVenueEdgeLag<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static PATCH_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_venue_edge_lag",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::patch_venue_edge_lag` (Patch edge LAG).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchVenueEdgeLag<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> PatchVenueEdgeLag<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static CREATE_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_edge_lag_sub_interface",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::create_venue_edge_lag_sub_interface` (Create edge LAG sub-interface).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueEdgeLagSubInterface<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> CreateVenueEdgeLagSubInterface<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}

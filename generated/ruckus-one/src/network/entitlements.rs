@@ -2,4 +2,1789 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! entitlements.
 //!
+//! Entitlements and licensing: entitlement assignments (of the caller's own tenant and of other tenants), entitlement, utilization, mileage, compliance, availability and attention-note queries, banners, entitlement settings and license usage reports. Bodies are not shown by the document except the banner fields listed in its release changes. Every operation here answers errors with the entitlement error object (reason and suggestion). Status 417 belongs to this area: subscription data cannot be displayed when the entitlement ID is missing, and at least one subscription of the tenant must be active; the document does not say which operations answer it. The older entitlement summaries and banners (GET /entitlements, /entitlements/summaries, /licenseUsageReports, /mspEntitlements, /mspEntitlements/summaries, /mspBanners) are deprecated.
+//!
 //! Spec: `spec/network/entitlements.yaml`.
+/// A licensing banner. The document names only the fields changed in releases; other fields are kept as received.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EntitlementBanner {
+    /// Kind of device or service the banner is about.
+    ///
+    /// Wire name `deviceType`; `BannerDeviceType`; optional.
+    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
+    pub device_type: Option<BannerDeviceType>,
+    /// Kind of license the banner is about.
+    ///
+    /// Wire name `licenseType`; `BannerLicenseType`; optional.
+    #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
+    pub license_type: Option<BannerLicenseType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EntitlementBanner {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            device_type: None,
+            license_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Device type of a banner. The document names only the values added in releases; other values are kept as received.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum BannerDeviceType {
+    /// `SLTN_PIN_FOR_IDENTITY`: Added in a release.
+    SltnPinForIdentity,
+    /// `SLTN_TOKEN`: Added in a release.
+    SltnToken,
+    /// `SLTN_PMS_INTEGRATION`: Added in a release.
+    SltnPmsIntegration,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl BannerDeviceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::SltnPinForIdentity => "SLTN_PIN_FOR_IDENTITY",
+            Self::SltnToken => "SLTN_TOKEN",
+            Self::SltnPmsIntegration => "SLTN_PMS_INTEGRATION",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for BannerDeviceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "SLTN_PIN_FOR_IDENTITY" => Self::SltnPinForIdentity,
+            "SLTN_TOKEN" => Self::SltnToken,
+            "SLTN_PMS_INTEGRATION" => Self::SltnPmsIntegration,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for BannerDeviceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for BannerDeviceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for BannerDeviceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// License type of a banner. The document names only the value added in a release; other values are kept as received.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum BannerLicenseType {
+    /// `SLTN_TOKEN`: Added in a release.
+    SltnToken,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl BannerLicenseType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::SltnToken => "SLTN_TOKEN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for BannerLicenseType {
+    fn from(s: &str) -> Self {
+        match s {
+            "SLTN_TOKEN" => Self::SltnToken,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for BannerLicenseType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for BannerLicenseType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for BannerLicenseType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+impl<'a> super::NetworkClient<'a> {
+    /// Query entitlement assignments of a tenant.
+    ///
+    /// `POST /tenants/{tenantId}/entitlements/assignments/query` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Tenant whose assignments are queried.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_tenant_entitlement_assignments(
+        &self,
+        tenant_id: &str,
+    ) -> QueryTenantEntitlementAssignments<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS,
+            &[tenant_id],
+        );
+        QueryTenantEntitlementAssignments {
+            req,
+        }
+    }
+    /// Create entitlement assignment of the own tenant.
+    ///
+    /// `POST /tenants/self/entitlements/assignments` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_self_entitlement_assignment(
+        &self,
+    ) -> CreateSelfEntitlementAssignment<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SELF_ENTITLEMENT_ASSIGNMENT,
+            &[],
+        );
+        CreateSelfEntitlementAssignment {
+            req,
+        }
+    }
+    /// Query entitlement assignments of the own tenant.
+    ///
+    /// `POST /tenants/self/entitlements/assignments/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_self_entitlement_assignments(
+        &self,
+    ) -> QuerySelfEntitlementAssignments<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_SELF_ENTITLEMENT_ASSIGNMENTS,
+            &[],
+        );
+        QuerySelfEntitlementAssignments {
+            req,
+        }
+    }
+    /// Delete entitlement assignment of the own tenant.
+    ///
+    /// `DELETE /tenants/self/entitlements/assignments/{id}` on the Network management API.
+    ///
+    /// - Path parameter `id`: Identifier of the assignment.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_self_entitlement_assignment(
+        &self,
+        id: &str,
+    ) -> DeleteSelfEntitlementAssignment<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SELF_ENTITLEMENT_ASSIGNMENT,
+            &[id],
+        );
+        DeleteSelfEntitlementAssignment {
+            req,
+        }
+    }
+    /// Update entitlement assignment of the own tenant (partial).
+    ///
+    /// `PATCH /tenants/self/entitlements/assignments/{id}` on the Network management API.
+    ///
+    /// - Path parameter `id`: Identifier of the assignment.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_self_entitlement_assignment(
+        &self,
+        id: &str,
+    ) -> PatchSelfEntitlementAssignment<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_SELF_ENTITLEMENT_ASSIGNMENT,
+            &[id],
+        );
+        PatchSelfEntitlementAssignment {
+            req,
+        }
+    }
+    /// Query entitlements.
+    ///
+    /// `POST /entitlements/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
+    pub fn query_entitlements(&self) -> QueryEntitlements<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_ENTITLEMENTS,
+            &[],
+        );
+        QueryEntitlements { req }
+    }
+    /// Query utilizations.
+    ///
+    /// `POST /utilizations/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `json`, `v1.1` (default `json`; choose with `QueryEntitlementUtilizations::version`)
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
+    /// - The request may also be sent with Content-Type of the v1.1 media type.
+    pub fn query_entitlement_utilizations(&self) -> QueryEntitlementUtilizations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_ENTITLEMENT_UTILIZATIONS,
+            &[],
+        );
+        QueryEntitlementUtilizations {
+            req,
+        }
+    }
+    /// Query mileage reports.
+    ///
+    /// `POST /mileageReports/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_mileage_reports(&self) -> QueryMileageReports<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_MILEAGE_REPORTS,
+            &[],
+        );
+        QueryMileageReports { req }
+    }
+    /// Query compliances.
+    ///
+    /// `POST /compliances/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_compliances(&self) -> QueryCompliances<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_COMPLIANCES, &[]);
+        QueryCompliances { req }
+    }
+    /// Query banners.
+    ///
+    /// `POST /banners/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Rows are banners (see the EntitlementBanner type); the row shape beyond deviceType and licenseType is not shown.
+    pub fn query_banners(&self) -> QueryBanners<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_BANNERS, &[]);
+        QueryBanners { req }
+    }
+    /// Query availability reports.
+    ///
+    /// `POST /availabilityReports/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_availability_reports(&self) -> QueryAvailabilityReports<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_AVAILABILITY_REPORTS,
+            &[],
+        );
+        QueryAvailabilityReports { req }
+    }
+    /// Query attention notes.
+    ///
+    /// `POST /attentionNotes/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_attention_notes(&self) -> QueryAttentionNotes<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_ATTENTION_NOTES,
+            &[],
+        );
+        QueryAttentionNotes { req }
+    }
+    /// Get entitlement settings.
+    ///
+    /// `GET /entitlements/settings` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_entitlement_settings(&self) -> GetEntitlementSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_ENTITLEMENT_SETTINGS,
+            &[],
+        );
+        GetEntitlementSettings { req }
+    }
+    /// Update entitlement settings (partial).
+    ///
+    /// `PATCH /entitlements/settings` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_entitlement_settings(&self) -> PatchEntitlementSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_ENTITLEMENT_SETTINGS,
+            &[],
+        );
+        PatchEntitlementSettings { req }
+    }
+    /// List license usage reports.
+    ///
+    /// `GET /entitlements/licenseUsageReports` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_entitlement_license_usage_reports(
+        &self,
+    ) -> ListEntitlementLicenseUsageReports<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS,
+            &[],
+        );
+        ListEntitlementLicenseUsageReports {
+            req,
+        }
+    }
+    /// List banners.
+    ///
+    /// `GET /banners` on the Network management API.
+    ///
+    /// - Query parameter `type` (`string`, builder method `type_`)
+    /// - Query parameter `licenseType` (`BannerLicenseType`, builder method `license_type`)
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document; it holds banners (see the EntitlementBanner type) in a shape that is not shown.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_banners(&self) -> ListBanners<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &LIST_BANNERS, &[]);
+        ListBanners { req }
+    }
+    /// List assignments.
+    ///
+    /// `GET /assignments` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_entitlement_assignments(&self) -> ListEntitlementAssignments<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_ENTITLEMENT_ASSIGNMENTS,
+            &[],
+        );
+        ListEntitlementAssignments { req }
+    }
+    /// Create assignment.
+    ///
+    /// `POST /assignments` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_entitlement_assignment(&self) -> CreateEntitlementAssignment<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_ENTITLEMENT_ASSIGNMENT,
+            &[],
+        );
+        CreateEntitlementAssignment { req }
+    }
+    /// Delete assignments.
+    ///
+    /// `DELETE /assignments` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_entitlement_assignments(&self) -> DeleteEntitlementAssignments<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_ENTITLEMENT_ASSIGNMENTS,
+            &[],
+        );
+        DeleteEntitlementAssignments {
+            req,
+        }
+    }
+    /// Update assignments (partial).
+    ///
+    /// `PATCH /assignments` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_entitlement_assignments(&self) -> PatchEntitlementAssignments<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_ENTITLEMENT_ASSIGNMENTS,
+            &[],
+        );
+        PatchEntitlementAssignments { req }
+    }
+    /// List assignment summaries.
+    ///
+    /// `GET /assignments/summaries` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_entitlement_assignment_summaries(
+        &self,
+    ) -> ListEntitlementAssignmentSummaries<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES,
+            &[],
+        );
+        ListEntitlementAssignmentSummaries {
+            req,
+        }
+    }
+    /// List entitlements.
+    ///
+    /// `GET /entitlements` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Older entitlement summaries; deprecated by the document, no replacement named.
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
+    #[deprecated(
+        note = "Older entitlement summaries; deprecated by the document, no replacement named."
+    )]
+    pub fn list_entitlements(&self) -> ListEntitlements<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &LIST_ENTITLEMENTS, &[]);
+        ListEntitlements { req }
+    }
+    /// List entitlement summaries.
+    ///
+    /// `GET /entitlements/summaries` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Older entitlement summaries; deprecated by the document, no replacement named.
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
+    #[deprecated(
+        note = "Older entitlement summaries; deprecated by the document, no replacement named."
+    )]
+    pub fn list_entitlement_summaries(&self) -> ListEntitlementSummaries<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_ENTITLEMENT_SUMMARIES,
+            &[],
+        );
+        ListEntitlementSummaries { req }
+    }
+    /// List license usage reports (older path).
+    ///
+    /// `GET /licenseUsageReports` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Older entitlement report; deprecated by the document, no replacement named.
+    /// - Provenance: documented.
+    #[deprecated(
+        note = "Older entitlement report; deprecated by the document, no replacement named."
+    )]
+    pub fn list_license_usage_reports(&self) -> ListLicenseUsageReports<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_LICENSE_USAGE_REPORTS,
+            &[],
+        );
+        ListLicenseUsageReports { req }
+    }
+    /// List MSP entitlements.
+    ///
+    /// `GET /mspEntitlements` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Older entitlement summaries; deprecated by the document, no replacement named.
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
+    #[deprecated(
+        note = "Older entitlement summaries; deprecated by the document, no replacement named."
+    )]
+    pub fn list_msp_entitlements(&self) -> ListMspEntitlements<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_MSP_ENTITLEMENTS,
+            &[],
+        );
+        ListMspEntitlements { req }
+    }
+    /// List MSP entitlement summaries.
+    ///
+    /// `GET /mspEntitlements/summaries` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Older entitlement summaries; deprecated by the document, no replacement named.
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
+    #[deprecated(
+        note = "Older entitlement summaries; deprecated by the document, no replacement named."
+    )]
+    pub fn list_msp_entitlement_summaries(&self) -> ListMspEntitlementSummaries<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_MSP_ENTITLEMENT_SUMMARIES,
+            &[],
+        );
+        ListMspEntitlementSummaries { req }
+    }
+    /// List MSP banners.
+    ///
+    /// `GET /mspBanners` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Older banners; deprecated by the document, no replacement named.
+    /// - Provenance: documented.
+    #[deprecated(
+        note = "Older banners; deprecated by the document, no replacement named."
+    )]
+    pub fn list_msp_banners(&self) -> ListMspBanners<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &LIST_MSP_BANNERS, &[]);
+        ListMspBanners { req }
+    }
+}
+static QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_tenant_entitlement_assignments",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/tenants/{tenantId}/entitlements/assignments/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::query_tenant_entitlement_assignments` (Query entitlement assignments of a tenant).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryTenantEntitlementAssignments<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryTenantEntitlementAssignments<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_self_entitlement_assignment",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/tenants/self/entitlements/assignments",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::create_self_entitlement_assignment` (Create entitlement assignment of the own tenant).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSelfEntitlementAssignment<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSelfEntitlementAssignment<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_self_entitlement_assignments",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/tenants/self/entitlements/assignments/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::query_self_entitlement_assignments` (Query entitlement assignments of the own tenant).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySelfEntitlementAssignments<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QuerySelfEntitlementAssignments<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_self_entitlement_assignment",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/tenants/self/entitlements/assignments/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::delete_self_entitlement_assignment` (Delete entitlement assignment of the own tenant).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSelfEntitlementAssignment<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSelfEntitlementAssignment<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_self_entitlement_assignment",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/tenants/self/entitlements/assignments/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::patch_self_entitlement_assignment` (Update entitlement assignment of the own tenant (partial)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchSelfEntitlementAssignment<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchSelfEntitlementAssignment<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_entitlements",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/entitlements/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::query_entitlements` (Query entitlements).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryEntitlements<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryEntitlements<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_ENTITLEMENT_UTILIZATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_entitlement_utilizations",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/utilizations/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Representations offered by `query_entitlement_utilizations`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryEntitlementUtilizationsVersion {
+    /// `json`: Accept `application/json`, Content-Type `application/json` (default)
+    #[default]
+    Json,
+    /// `v1.1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    V1_1,
+}
+/// Request builder for `NetworkClient::query_entitlement_utilizations` (Query utilizations).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryEntitlementUtilizations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryEntitlementUtilizations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryEntitlementUtilizationsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_mileage_reports",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/mileageReports/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::query_mileage_reports` (Query mileage reports).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryMileageReports<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryMileageReports<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_COMPLIANCES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_compliances",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/compliances/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::query_compliances` (Query compliances).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryCompliances<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryCompliances<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_banners",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/banners/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::query_banners` (Query banners).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryBanners<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryBanners<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_availability_reports",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/availabilityReports/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::query_availability_reports` (Query availability reports).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryAvailabilityReports<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryAvailabilityReports<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_ATTENTION_NOTES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_attention_notes",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/attentionNotes/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::query_attention_notes` (Query attention notes).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryAttentionNotes<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryAttentionNotes<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_entitlement_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/entitlements/settings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::get_entitlement_settings` (Get entitlement settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetEntitlementSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetEntitlementSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_entitlement_settings",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/entitlements/settings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::patch_entitlement_settings` (Update entitlement settings (partial)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchEntitlementSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchEntitlementSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_entitlement_license_usage_reports",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/entitlements/licenseUsageReports",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::list_entitlement_license_usage_reports` (List license usage reports).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListEntitlementLicenseUsageReports<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListEntitlementLicenseUsageReports<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_banners",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/banners",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::list_banners` (List banners).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListBanners<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListBanners<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Optional filter on the banner type.
+    ///
+    /// query parameter `type`; `string`.
+    /// Provenance: inferred (the document names type as an optional query filter of banners without naming the operation; GET /banners assumed; string, as its values are not shown).
+    pub fn type_(mut self, type_: &str) -> Self {
+        self.req.query("type", &type_);
+        self
+    }
+    /// Optional filter on the license type.
+    ///
+    /// query parameter `licenseType`; `BannerLicenseType`.
+    /// Provenance: inferred (the document names licenseType as an optional query filter of banners without naming the operation; GET /banners assumed).
+    pub fn license_type(mut self, license_type: BannerLicenseType) -> Self {
+        self.req.query("licenseType", &license_type);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_entitlement_assignments",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/assignments",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::list_entitlement_assignments` (List assignments).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListEntitlementAssignments<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListEntitlementAssignments<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_entitlement_assignment",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/assignments",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::create_entitlement_assignment` (Create assignment).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateEntitlementAssignment<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateEntitlementAssignment<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_entitlement_assignments",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/assignments",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::delete_entitlement_assignments` (Delete assignments).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteEntitlementAssignments<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteEntitlementAssignments<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_entitlement_assignments",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/assignments",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::patch_entitlement_assignments` (Update assignments (partial)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchEntitlementAssignments<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchEntitlementAssignments<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_entitlement_assignment_summaries",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/assignments/summaries",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::list_entitlement_assignment_summaries` (List assignment summaries).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListEntitlementAssignmentSummaries<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListEntitlementAssignmentSummaries<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_entitlements",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/entitlements",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::list_entitlements` (List entitlements).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListEntitlements<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListEntitlements<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_entitlement_summaries",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/entitlements/summaries",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::list_entitlement_summaries` (List entitlement summaries).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListEntitlementSummaries<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListEntitlementSummaries<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_license_usage_reports",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/licenseUsageReports",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::list_license_usage_reports` (List license usage reports (older path)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListLicenseUsageReports<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListLicenseUsageReports<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_msp_entitlements",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspEntitlements",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::list_msp_entitlements` (List MSP entitlements).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMspEntitlements<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMspEntitlements<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_msp_entitlement_summaries",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspEntitlements/summaries",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::list_msp_entitlement_summaries` (List MSP entitlement summaries).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMspEntitlementSummaries<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMspEntitlementSummaries<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MSP_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_msp_banners",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspBanners",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+};
+/// Request builder for `NetworkClient::list_msp_banners` (List MSP banners).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMspBanners<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMspBanners<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}

@@ -2,4 +2,612 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! events alarms.
 //!
+//! Events and alarms (version 0.0.3 of their description): historical clients, event lists with venue, AP and network data, event details, a CSV export of events, the latest logins of an admin group's members, alarm lists and clearing an alarm. The fields of event and alarm records are not shown by the document, so query results keep them as raw JSON. Outbound notifications or webhooks are not shown.
+//!
 //! Spec: `spec/network/events_alarms.yaml`.
+impl<'a> super::NetworkClient<'a> {
+    /// Query historical clients.
+    ///
+    /// Lists historical clients, grouped by client MAC address.
+    ///
+    /// `POST /historicalClients/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_historical_clients(&self) -> QueryHistoricalClients<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_HISTORICAL_CLIENTS,
+            &[],
+        );
+        QueryHistoricalClients { req }
+    }
+    /// Query events.
+    ///
+    /// Lists events matching a query.
+    ///
+    /// `POST /events/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_events(&self) -> QueryEvents<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_EVENTS, &[]);
+        QueryEvents { req }
+    }
+    /// Query event metas.
+    ///
+    /// Lists events together with the data of their venue, AP and network.
+    ///
+    /// `POST /events/metas/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The `filters` object must contain the key `ids`, even when its value is empty.
+    pub fn query_event_metas(&self) -> QueryEventMetas<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_EVENT_METAS, &[]);
+        QueryEventMetas { req }
+    }
+    /// Query event details.
+    ///
+    /// Reads event details together with the data of their venue, AP and network.
+    ///
+    /// `POST /events/details/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_event_details(&self) -> QueryEventDetails<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_EVENT_DETAILS,
+            &[],
+        );
+        QueryEventDetails { req }
+    }
+    /// Export events.
+    ///
+    /// Exports the events of a date range as a CSV file.
+    ///
+    /// `POST /events/csvFiles` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `text/csv` bytes
+    /// - Media types: Content-Type `application/json`, Accept `text/csv`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The export covers a date range; how the range is given is not shown.
+    /// - Accepts sortByCountField.
+    pub fn export_events_csv(&self) -> ExportEventsCsv<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &EXPORT_EVENTS_CSV, &[]);
+        ExportEventsCsv { req }
+    }
+    /// List latest logins of admin group.
+    ///
+    /// Lists the last login of each member of an admin group.
+    ///
+    /// `GET /events/adminGroups/{adminGroupId}/latestLogins` on the Network management API.
+    ///
+    /// - Path parameter `adminGroupId`: Identifier of the admin group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_admin_group_latest_logins(
+        &self,
+        admin_group_id: &str,
+    ) -> ListAdminGroupLatestLogins<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_ADMIN_GROUP_LATEST_LOGINS,
+            &[admin_group_id],
+        );
+        ListAdminGroupLatestLogins { req }
+    }
+    /// Query alarms.
+    ///
+    /// Lists alarms matching a query.
+    ///
+    /// `POST /alarms/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - For a managed-service (MSP) tenant, the caller passes the tenant ids and the sort order in the query.
+    pub fn query_alarms(&self) -> QueryAlarms<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_ALARMS, &[]);
+        QueryAlarms { req }
+    }
+    /// Query alarm metas.
+    ///
+    /// Lists the alarms the query selects, together with the data of their venue, AP and network.
+    ///
+    /// `POST /alarms/metas/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The `filters` object must contain the key `ids`.
+    pub fn query_alarm_metas(&self) -> QueryAlarmMetas<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_ALARM_METAS, &[]);
+        QueryAlarmMetas { req }
+    }
+    /// Clear alarm.
+    ///
+    /// Clears an alarm.
+    ///
+    /// `PATCH /alarms/{alarmId}` on the Network management API.
+    ///
+    /// - Path parameter `alarmId`: Identifier of the alarm.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_alarm(&self, alarm_id: &str) -> PatchAlarm<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_ALARM,
+            &[alarm_id],
+        );
+        PatchAlarm { req }
+    }
+}
+static QUERY_HISTORICAL_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_historical_clients",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/historicalClients/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_historical_clients` (Query historical clients).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryHistoricalClients<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryHistoricalClients<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_EVENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_events",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/events/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_events` (Query events).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryEvents<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryEvents<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_EVENT_METAS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_event_metas",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/events/metas/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_event_metas` (Query event metas).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryEventMetas<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryEventMetas<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_EVENT_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_event_details",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/events/details/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_event_details` (Query event details).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryEventDetails<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryEventDetails<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static EXPORT_EVENTS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "export_events_csv",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/events/csvFiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "text/csv",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::export_events_csv` (Export events).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ExportEventsCsv<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ExportEventsCsv<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and returns the `200` response body as bytes.
+    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
+        self.req.send_bytes().await
+    }
+}
+static LIST_ADMIN_GROUP_LATEST_LOGINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_admin_group_latest_logins",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/events/adminGroups/{adminGroupId}/latestLogins",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_admin_group_latest_logins` (List latest logins of admin group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListAdminGroupLatestLogins<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListAdminGroupLatestLogins<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_ALARMS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_alarms",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/alarms/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_alarms` (Query alarms).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryAlarms<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryAlarms<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_ALARM_METAS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_alarm_metas",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/alarms/metas/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_alarm_metas` (Query alarm metas).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryAlarmMetas<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryAlarmMetas<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_ALARM: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_alarm",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/alarms/{alarmId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_alarm` (Clear alarm).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchAlarm<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchAlarm<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}

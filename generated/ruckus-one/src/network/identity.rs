@@ -2,4 +2,5720 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! identity.
 //!
+//! Identity and credential services: DPSK pools (services) and their templates, identity groups, identities and their devices, MAC registration pools and registrations, certificate authorities, certificate templates, certificates and SCEP keys, SAML identity provider profiles, and policy sets. Operations on identity groups, identities, MAC registrations and DPSK pools answer errors with the identity error body (status, timestamp, message, debugMessage, subErrors); certificate, SAML and policy set operations use the configuration error body (the document does not say which body they use). Bulk registration creation or deletion and pool creation answer 202 Accepted while in progress. Certificate and certificate authority status and identity device status behave as states; their transitions are not shown. Most request and response bodies are not shown and are kept as raw JSON.
+//!
 //! Spec: `spec/network/identity.yaml`.
+/// Hypermedia links of an identity or MAC registration resource (`_links`).
+///
+/// The document does not show this shape: The fields of the `_links` object are not shown by the document. It is kept as raw JSON.
+///
+/// Provenance: documented.
+pub type IdentityResourceLinks = serde_json::Value;
+/// A DPSK pool (the document's DPSK service) or DPSK pool template. The document shows only the field added in a release; other fields are kept as received.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct DpskPool {
+    /// The linked identity group. Present in read, write and create bodies; can be edited only on a template.
+    ///
+    /// Wire name `identityGroupId`; `string`; optional.
+    #[serde(
+        rename = "identityGroupId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub identity_group_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl DpskPool {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            identity_group_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// An identity of an identity group. The document shows only the fields changed in releases.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Identity {
+    /// Phone number of the identity.
+    ///
+    /// Wire name `phoneNumber`; `string`; optional.
+    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
+    pub phone_number: Option<String>,
+    /// Devices of the identity.
+    ///
+    /// Wire name `devices`; `array<IdentityDevice>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub devices: Option<Vec<IdentityDevice>>,
+    /// Hypermedia links; replaced the `links` array.
+    ///
+    /// Wire name `_links`; `IdentityResourceLinks`; optional.
+    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<IdentityResourceLinks>,
+    /// Links of the identity.
+    ///
+    /// Wire name `links`; array of raw JSON, shape not shown: The items of the removed links array are not shown.; optional.
+    /// Deprecated: Removed: replaced by the `_links` object.
+    #[serde(rename = "links", default, skip_serializing_if = "Option::is_none")]
+    pub links_2: Option<Vec<serde_json::Value>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Identity {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            phone_number: None,
+            devices: None,
+            links: None,
+            links_2: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// A device of an identity. The document shows only its `status` entries.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct IdentityDevice {
+    /// Connection status records of the device.
+    ///
+    /// Wire name `status`; `array<IdentityDeviceStatusEntry>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Vec<IdentityDeviceStatusEntry>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl IdentityDevice {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// One connection status record of an identity's device.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct IdentityDeviceStatusEntry {
+    /// MAC address of the device.
+    ///
+    /// Wire name `macAddress`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
+    pub mac_address: Option<String>,
+    /// How the device authenticated.
+    ///
+    /// Wire name `authType`; `IdentityDeviceAuthType`; optional.
+    #[serde(rename = "authType", default, skip_serializing_if = "Option::is_none")]
+    pub auth_type: Option<IdentityDeviceAuthType>,
+    /// When the device last connected; its format is not shown.
+    ///
+    /// Wire name `lastConnectedAt`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(
+        rename = "lastConnectedAt",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_connected_at: Option<String>,
+    /// Whether the device was accepted or rejected.
+    ///
+    /// Wire name `status`; `IdentityDeviceAccessStatus`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<IdentityDeviceAccessStatus>,
+    /// Identifier of the credential or registration the device used; not explained by the document.
+    ///
+    /// Wire name `referenceId`; `string`; optional.
+    /// Provenance: inferred (type and meaning not shown; string assumed).
+    #[serde(rename = "referenceId", default, skip_serializing_if = "Option::is_none")]
+    pub reference_id: Option<String>,
+    /// Identifier of the identity.
+    ///
+    /// Wire name `identityId`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
+    pub identity_id: Option<String>,
+}
+impl IdentityDeviceStatusEntry {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            mac_address: None,
+            auth_type: None,
+            last_connected_at: None,
+            status: None,
+            reference_id: None,
+            identity_id: None,
+        }
+    }
+}
+/// Authentication type of an identity's device.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IdentityDeviceAuthType {
+    /// `Dpsk`: Dynamic pre-shared key.
+    Dpsk,
+    /// `MacAuth`: MAC authentication.
+    MacAuth,
+    /// `EapTls`: EAP-TLS (certificate).
+    EapTls,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl IdentityDeviceAuthType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dpsk => "Dpsk",
+            Self::MacAuth => "MacAuth",
+            Self::EapTls => "EapTls",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for IdentityDeviceAuthType {
+    fn from(s: &str) -> Self {
+        match s {
+            "Dpsk" => Self::Dpsk,
+            "MacAuth" => Self::MacAuth,
+            "EapTls" => Self::EapTls,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for IdentityDeviceAuthType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for IdentityDeviceAuthType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityDeviceAuthType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// State of an identity's device: accepted or rejected. Transitions between the states are not shown.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IdentityDeviceAccessStatus {
+    /// `Accept`
+    Accept,
+    /// `Reject`
+    Reject,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl IdentityDeviceAccessStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Accept => "Accept",
+            Self::Reject => "Reject",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for IdentityDeviceAccessStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "Accept" => Self::Accept,
+            "Reject" => Self::Reject,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for IdentityDeviceAccessStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for IdentityDeviceAccessStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityDeviceAccessStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// A MAC address registration in a MAC registration pool. The document shows only the fields changed in releases.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MacRegistration {
+    /// Whether the registration is referenced; a referenced registration cannot be deleted.
+    ///
+    /// Wire name `isReferenced`; `boolean`; optional.
+    #[serde(rename = "isReferenced", default, skip_serializing_if = "Option::is_none")]
+    pub is_referenced: Option<bool>,
+    /// Hypermedia links.
+    ///
+    /// Wire name `_links`; `IdentityResourceLinks`; optional.
+    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<IdentityResourceLinks>,
+    /// `username`
+    ///
+    /// Wire name `username`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `location`
+    ///
+    /// Wire name `location`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    /// `deviceName`
+    ///
+    /// Wire name `deviceName`; `string`; optional.
+    #[serde(rename = "deviceName", default, skip_serializing_if = "Option::is_none")]
+    pub device_name: Option<String>,
+    /// Identity of the registration.
+    ///
+    /// Wire name `identityId`; `string`; optional.
+    /// Deprecated: Removed from the registration.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
+    pub identity_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MacRegistration {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            is_referenced: None,
+            links: None,
+            username: None,
+            email: None,
+            location: None,
+            device_name: None,
+            identity_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// A pool of MAC registrations. The document shows only the fields changed in releases.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MacRegistrationPool {
+    /// Whether the pool is referenced.
+    ///
+    /// Wire name `isReferenced`; `boolean`; optional.
+    #[serde(rename = "isReferenced", default, skip_serializing_if = "Option::is_none")]
+    pub is_referenced: Option<bool>,
+    /// Number of networks using the pool.
+    ///
+    /// Wire name `networkCount`; `integer`; optional.
+    #[serde(rename = "networkCount", default, skip_serializing_if = "Option::is_none")]
+    pub network_count: Option<i64>,
+    /// The linked identity group.
+    ///
+    /// Wire name `identityGroupId`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(
+        rename = "identityGroupId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub identity_group_id: Option<String>,
+    /// The linked identity.
+    ///
+    /// Wire name `identityId`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
+    pub identity_id: Option<String>,
+    /// Hypermedia links; replaced the `links` field.
+    ///
+    /// Wire name `_links`; `IdentityResourceLinks`; optional.
+    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<IdentityResourceLinks>,
+    /// Evaluation order of the pool; a lower value is evaluated first. Optional.
+    ///
+    /// Wire name `priority`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<i64>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// How registrations expire; the values are not shown.
+    ///
+    /// Wire name `expirationType`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "expirationType", default, skip_serializing_if = "Option::is_none")]
+    pub expiration_type: Option<String>,
+    /// Regular expression matching the SSIDs the pool applies to.
+    ///
+    /// Wire name `ssidRegex`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "ssidRegex", default, skip_serializing_if = "Option::is_none")]
+    pub ssid_regex: Option<String>,
+    /// Default access of registrations; the values are not shown.
+    ///
+    /// Wire name `defaultAccess`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
+    pub default_access: Option<String>,
+    /// `policyId`
+    ///
+    /// Wire name `policyId`; `string`; optional.
+    /// Deprecated: Removed.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "policyId", default, skip_serializing_if = "Option::is_none")]
+    pub policy_id: Option<String>,
+    /// Its type is not shown.
+    ///
+    /// Wire name `enabled`; `json`; optional.
+    /// Deprecated: Removed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<serde_json::Value>,
+    /// `associationIds`
+    ///
+    /// Wire name `associationIds`; `array<string>`; optional.
+    /// Deprecated: Removed.
+    /// Provenance: inferred (type not shown; array of string assumed).
+    #[serde(rename = "associationIds", default, skip_serializing_if = "Option::is_none")]
+    pub association_ids: Option<Vec<String>>,
+    /// `networkIds`
+    ///
+    /// Wire name `networkIds`; `array<string>`; optional.
+    /// Deprecated: Removed.
+    /// Provenance: inferred (type not shown; array of string assumed).
+    #[serde(rename = "networkIds", default, skip_serializing_if = "Option::is_none")]
+    pub network_ids: Option<Vec<String>>,
+    /// Its shape is not shown.
+    ///
+    /// Wire name `links`; `json`; optional.
+    /// Deprecated: Removed: replaced by `_links`.
+    #[serde(rename = "links", default, skip_serializing_if = "Option::is_none")]
+    pub links_2: Option<serde_json::Value>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MacRegistrationPool {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            is_referenced: None,
+            network_count: None,
+            identity_group_id: None,
+            identity_id: None,
+            links: None,
+            priority: None,
+            name: None,
+            description: None,
+            expiration_type: None,
+            ssid_regex: None,
+            default_access: None,
+            policy_id: None,
+            enabled: None,
+            association_ids: None,
+            network_ids: None,
+            links_2: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// State of a certificate or certificate authority (also a certificate query filter). Transitions between the states are not shown.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CertificateStatus {
+    /// `INVALID`
+    Invalid,
+    /// `VALID`
+    Valid,
+    /// `REVOKED`
+    Revoked,
+    /// `EXPIRED`
+    Expired,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl CertificateStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Invalid => "INVALID",
+            Self::Valid => "VALID",
+            Self::Revoked => "REVOKED",
+            Self::Expired => "EXPIRED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for CertificateStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "INVALID" => Self::Invalid,
+            "VALID" => Self::Valid,
+            "REVOKED" => Self::Revoked,
+            "EXPIRED" => Self::Expired,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for CertificateStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for CertificateStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertificateStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Key usage of a certificate or certificate authority.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CertificateKeyUsage {
+    /// `DIGITAL_SIGNATURE`
+    DigitalSignature,
+    /// `KEY_ENCIPHERMENT`
+    KeyEncipherment,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl CertificateKeyUsage {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::DigitalSignature => "DIGITAL_SIGNATURE",
+            Self::KeyEncipherment => "KEY_ENCIPHERMENT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for CertificateKeyUsage {
+    fn from(s: &str) -> Self {
+        match s {
+            "DIGITAL_SIGNATURE" => Self::DigitalSignature,
+            "KEY_ENCIPHERMENT" => Self::KeyEncipherment,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for CertificateKeyUsage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for CertificateKeyUsage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertificateKeyUsage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Extended key usage of a certificate or certificate authority.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CertificateExtendedKeyUsage {
+    /// `SERVER_AUTH`
+    ServerAuth,
+    /// `CLIENT_AUTH`
+    ClientAuth,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl CertificateExtendedKeyUsage {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::ServerAuth => "SERVER_AUTH",
+            Self::ClientAuth => "CLIENT_AUTH",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for CertificateExtendedKeyUsage {
+    fn from(s: &str) -> Self {
+        match s {
+            "SERVER_AUTH" => Self::ServerAuth,
+            "CLIENT_AUTH" => Self::ClientAuth,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for CertificateExtendedKeyUsage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for CertificateExtendedKeyUsage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertificateExtendedKeyUsage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// A certificate. The document shows only the fields added in releases.
+///
+/// Provenance: documented.
+///
+/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Certificate {
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required.
+    pub name: String,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Expiry of the certificate when it is renewed; the validity then starts today. Format not shown.
+    ///
+    /// Wire name `notAfterDate`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "notAfterDate", default, skip_serializing_if = "Option::is_none")]
+    pub not_after_date: Option<String>,
+    /// `commonName`
+    ///
+    /// Wire name `commonName`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "commonName", default, skip_serializing_if = "Option::is_none")]
+    pub common_name: Option<String>,
+    /// Name of the issuing certificate authority.
+    ///
+    /// Wire name `certificateAuthorityName`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(
+        rename = "certificateAuthorityName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub certificate_authority_name: Option<String>,
+    /// `keyUsages`
+    ///
+    /// Wire name `keyUsages`; `array<CertificateKeyUsage>`; optional.
+    /// Provenance: inferred (the document gives the values; an array is assumed from the plural name).
+    #[serde(rename = "keyUsages", default, skip_serializing_if = "Option::is_none")]
+    pub key_usages: Option<Vec<CertificateKeyUsage>>,
+    /// `extendedKeyUsages`
+    ///
+    /// Wire name `extendedKeyUsages`; `array<CertificateExtendedKeyUsage>`; optional.
+    /// Provenance: inferred (the document gives the values; an array is assumed from the plural name).
+    #[serde(
+        rename = "extendedKeyUsages",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub extended_key_usages: Option<Vec<CertificateExtendedKeyUsage>>,
+    /// Status values of the certificate.
+    ///
+    /// Wire name `status`; `array<CertificateStatus>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Vec<CertificateStatus>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Certificate {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            name,
+            description: None,
+            not_after_date: None,
+            common_name: None,
+            certificate_authority_name: None,
+            key_usages: None,
+            extended_key_usages: None,
+            status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// A certificate authority. The document shows only the fields added in releases.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct CertificateAuthority {
+    /// `commonName`
+    ///
+    /// Wire name `commonName`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "commonName", default, skip_serializing_if = "Option::is_none")]
+    pub common_name: Option<String>,
+    /// Status values of the certificate authority.
+    ///
+    /// Wire name `status`; `array<CertificateStatus>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Vec<CertificateStatus>>,
+    /// Usages of the certificate authority. The document says it uses the certificate enumerations without saying which; the extended key usage values are assumed.
+    ///
+    /// Wire name `usages`; `array<CertificateExtendedKeyUsage>`; optional.
+    /// Provenance: inferred (enumeration and array shape not stated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usages: Option<Vec<CertificateExtendedKeyUsage>>,
+    /// `keyUsages`
+    ///
+    /// Wire name `keyUsages`; `array<CertificateKeyUsage>`; optional.
+    /// Provenance: inferred (the document refers to the certificate enumerations; an array is assumed from the plural name).
+    #[serde(rename = "keyUsages", default, skip_serializing_if = "Option::is_none")]
+    pub key_usages: Option<Vec<CertificateKeyUsage>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl CertificateAuthority {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            common_name: None,
+            status: None,
+            usages: None,
+            key_usages: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// A certificate template. The document shows only the fields added in releases.
+///
+/// Provenance: documented.
+///
+/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct CertificateTemplate {
+    /// The identity group whose identities the template issues certificates to.
+    ///
+    /// Wire name `identityGroupId`; `string`; required.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "identityGroupId")]
+    pub identity_group_id: String,
+    /// Key length in bits. The values 2048, 3072 and 4096 were added; the earlier values are not shown.
+    ///
+    /// Wire name `keyLength`; `integer`; optional.
+    #[serde(rename = "keyLength", default, skip_serializing_if = "Option::is_none")]
+    pub key_length: Option<i64>,
+    /// `onboard`
+    ///
+    /// Wire name `onboard`; `CertificateTemplateOnboard`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub onboard: Option<CertificateTemplateOnboard>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl CertificateTemplate {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(identity_group_id: String) -> Self {
+        Self {
+            identity_group_id,
+            key_length: None,
+            onboard: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Onboarding settings of the template; the document shows one field.
+///
+/// Shown inline by the document; named `CertificateTemplateOnboard` by the generator.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct CertificateTemplateOnboard {
+    /// Pattern of the common name of issued certificates.
+    ///
+    /// Wire name `commonNamePattern`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(
+        rename = "commonNamePattern",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub common_name_pattern: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl CertificateTemplateOnboard {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            common_name_pattern: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// A SCEP enrolment key of a certificate template. The document shows only the fields added in releases.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ScepKey {
+    /// When set, clients must supply it.
+    ///
+    /// Wire name `challengePassword`; `string`; optional; secret: redacted in `Debug`.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(
+        rename = "challengePassword",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub challenge_password: Option<ruckus_one_runtime::Secret>,
+    /// When greater than 0, overrides the template's expiry (in days).
+    ///
+    /// Wire name `overrideDays`; `integer`; optional.
+    #[serde(rename = "overrideDays", default, skip_serializing_if = "Option::is_none")]
+    pub override_days: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ScepKey {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            challenge_password: None,
+            override_days: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Body of the certificate query operations: the common query body with a typed `filters` object. The document shows only the status filter; the other fields are those observed in practice.
+///
+/// Provenance: reference (Pagination styles (query bodies)).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct CertificateQueryRequest {
+    /// Page number, from 1.
+    ///
+    /// Wire name `page`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `pageSize`
+    ///
+    /// Wire name `pageSize`; `integer`; optional.
+    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+    /// `sortField`
+    ///
+    /// Wire name `sortField`; `string`; optional.
+    #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
+    pub sort_field: Option<String>,
+    /// `sortOrder`
+    ///
+    /// Wire name `sortOrder`; `SortOrder`; optional.
+    #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
+    pub sort_order: Option<super::common::SortOrder>,
+    /// `searchString`
+    ///
+    /// Wire name `searchString`; `string`; optional.
+    #[serde(rename = "searchString", default, skip_serializing_if = "Option::is_none")]
+    pub search_string: Option<String>,
+    /// `searchTargetFields`
+    ///
+    /// Wire name `searchTargetFields`; `array<string>`; optional.
+    #[serde(
+        rename = "searchTargetFields",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub search_target_fields: Option<Vec<String>>,
+    /// `filters`
+    ///
+    /// Wire name `filters`; `CertificateQueryFilters`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filters: Option<CertificateQueryFilters>,
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl CertificateQueryRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            page: None,
+            page_size: None,
+            sort_field: None,
+            sort_order: None,
+            search_string: None,
+            search_target_fields: None,
+            filters: None,
+            fields: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Filters of a certificate query. Only the status filter is shown; other filters are kept as given.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct CertificateQueryFilters {
+    /// Only certificates in these states; INVALID was added in a release.
+    ///
+    /// Wire name `status`; `array<CertificateStatus>`; optional.
+    /// Provenance: inferred (the document names the status filter; a list of values is assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Vec<CertificateStatus>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl CertificateQueryFilters {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+impl<'a> super::NetworkClient<'a> {
+    /// Create DPSK service.
+    ///
+    /// Creates a DPSK pool (service).
+    ///
+    /// `POST /dpskServices` on the Network management API.
+    ///
+    /// - Request body (json, required): `DpskPool`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The create body carries identityGroupId, the linked identity group.
+    pub fn create_dpsk_service(&self, body: &DpskPool) -> CreateDpskService<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_DPSK_SERVICE,
+            &[],
+        );
+        req.json(body);
+        CreateDpskService { req }
+    }
+    /// List DPSK services.
+    ///
+    /// Lists the DPSK pools (services).
+    ///
+    /// `GET /dpskServices` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_dpsk_services(&self) -> ListDpskServices<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_DPSK_SERVICES,
+            &[],
+        );
+        ListDpskServices { req }
+    }
+    /// Get DPSK service.
+    ///
+    /// Reads one DPSK pool (service).
+    ///
+    /// `GET /dpskServices/{poolId}` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
+    /// - Response 200: `application/json` `DpskPool`
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_dpsk_service(&self, pool_id: &str) -> GetDpskService<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_DPSK_SERVICE,
+            &[pool_id],
+        );
+        GetDpskService { req }
+    }
+    /// Update DPSK service.
+    ///
+    /// Replaces a DPSK pool (service).
+    ///
+    /// `PUT /dpskServices/{poolId}` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
+    /// - Request body (json, required): `DpskPool`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - identityGroupId is part of the body; the document says it can be edited only on a template.
+    pub fn update_dpsk_service(
+        &self,
+        pool_id: &str,
+        body: &DpskPool,
+    ) -> UpdateDpskService<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_DPSK_SERVICE,
+            &[pool_id],
+        );
+        req.json(body);
+        UpdateDpskService { req }
+    }
+    /// Patch DPSK service.
+    ///
+    /// Partially updates a DPSK pool (service).
+    ///
+    /// `PATCH /dpskServices/{poolId}` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
+    /// - Request body (json, required): `DpskPool`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - identityGroupId is part of the body; the document says it can be edited only on a template.
+    pub fn patch_dpsk_service(
+        &self,
+        pool_id: &str,
+        body: &DpskPool,
+    ) -> PatchDpskService<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_DPSK_SERVICE,
+            &[pool_id],
+        );
+        req.json(body);
+        PatchDpskService { req }
+    }
+    /// Add identity group to DPSK service.
+    ///
+    /// Associates an identity group with a DPSK pool.
+    ///
+    /// `PUT /dpskServices/{poolId}/identityGroups/{groupId}` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
+    /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_identity_group_to_dpsk_service(
+        &self,
+        pool_id: &str,
+        group_id: &str,
+    ) -> AddIdentityGroupToDpskService<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_IDENTITY_GROUP_TO_DPSK_SERVICE,
+            &[pool_id, group_id],
+        );
+        AddIdentityGroupToDpskService {
+            req,
+        }
+    }
+    /// Remove identity group from DPSK service.
+    ///
+    /// Removes the association of an identity group with a DPSK pool.
+    ///
+    /// `DELETE /dpskServices/{poolId}/identityGroups/{groupId}` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
+    /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn remove_identity_group_from_dpsk_service(
+        &self,
+        pool_id: &str,
+        group_id: &str,
+    ) -> RemoveIdentityGroupFromDpskService<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE,
+            &[pool_id, group_id],
+        );
+        RemoveIdentityGroupFromDpskService {
+            req,
+        }
+    }
+    /// Create DPSK passphrases.
+    ///
+    /// Creates passphrases in a DPSK pool for an identity group.
+    ///
+    /// `POST /dpskServices/{poolId}/identityGroups/{groupId}/passphrases` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
+    /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_dpsk_passphrase(
+        &self,
+        pool_id: &str,
+        group_id: &str,
+    ) -> CreateDpskPassphrase<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_DPSK_PASSPHRASE,
+            &[pool_id, group_id],
+        );
+        CreateDpskPassphrase { req }
+    }
+    /// Import DPSK passphrases from CSV.
+    ///
+    /// Uploads a CSV file of passphrases to a DPSK pool for an identity group.
+    ///
+    /// `POST /dpskServices/{poolId}/identityGroups/{groupId}/passphrases/csvFiles` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
+    /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Request body (multipart, required): multipart form with parts `file`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (method and path documented; the document does not say whether this imports or exports nor name the multipart part; read as a CSV import with part `file` (exports in this API sit under .../query/csvFiles)).
+    pub fn import_dpsk_passphrases(
+        &self,
+        pool_id: &str,
+        group_id: &str,
+        body: ruckus_one_runtime::Multipart,
+    ) -> ImportDpskPassphrases<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &IMPORT_DPSK_PASSPHRASES,
+            &[pool_id, group_id],
+        );
+        req.multipart(body);
+        ImportDpskPassphrases { req }
+    }
+    /// Create DPSK service in identity group.
+    ///
+    /// Creates a DPSK pool linked to an identity group.
+    ///
+    /// `POST /identityGroups/{identityGroupId}/dpskServices` on the Network management API.
+    ///
+    /// - Path parameter `identityGroupId`: Identifier of the identity group.
+    /// - Request body (json, required): `DpskPool`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_identity_group_dpsk_service(
+        &self,
+        identity_group_id: &str,
+        body: &DpskPool,
+    ) -> CreateIdentityGroupDpskService<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_IDENTITY_GROUP_DPSK_SERVICE,
+            &[identity_group_id],
+        );
+        req.json(body);
+        CreateIdentityGroupDpskService {
+            req,
+        }
+    }
+    /// Create DPSK service template.
+    ///
+    /// Creates a DPSK pool template.
+    ///
+    /// `POST /templates/dpskServices` on the Network management API.
+    ///
+    /// - Request body (json, required): `DpskPool`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - identityGroupId (the linked identity group) can be edited only on a template.
+    pub fn create_template_dpsk_service(
+        &self,
+        body: &DpskPool,
+    ) -> CreateTemplateDpskService<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_TEMPLATE_DPSK_SERVICE,
+            &[],
+        );
+        req.json(body);
+        CreateTemplateDpskService { req }
+    }
+    /// Get DPSK service template.
+    ///
+    /// Reads one DPSK pool template.
+    ///
+    /// `GET /templates/dpskServices/{poolTemplateId}` on the Network management API.
+    ///
+    /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
+    /// - Query parameter `includeTpBasic` (`boolean`, builder method `include_tp_basic`)
+    /// - Response 200: `application/json` `DpskPool`
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_template_dpsk_service(
+        &self,
+        pool_template_id: &str,
+    ) -> GetTemplateDpskService<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_TEMPLATE_DPSK_SERVICE,
+            &[pool_template_id],
+        );
+        GetTemplateDpskService { req }
+    }
+    /// Update DPSK service template.
+    ///
+    /// Replaces a DPSK pool template.
+    ///
+    /// `PUT /templates/dpskServices/{poolTemplateId}` on the Network management API.
+    ///
+    /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
+    /// - Request body (json, required): `DpskPool`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - identityGroupId (the linked identity group) can be edited only on a template.
+    pub fn update_template_dpsk_service(
+        &self,
+        pool_template_id: &str,
+        body: &DpskPool,
+    ) -> UpdateTemplateDpskService<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_TEMPLATE_DPSK_SERVICE,
+            &[pool_template_id],
+        );
+        req.json(body);
+        UpdateTemplateDpskService { req }
+    }
+    /// Patch DPSK service template.
+    ///
+    /// Partially updates a DPSK pool template.
+    ///
+    /// `PATCH /templates/dpskServices/{poolTemplateId}` on the Network management API.
+    ///
+    /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
+    /// - Request body (json, required): `DpskPool`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - identityGroupId (the linked identity group) can be edited only on a template.
+    pub fn patch_template_dpsk_service(
+        &self,
+        pool_template_id: &str,
+        body: &DpskPool,
+    ) -> PatchTemplateDpskService<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_TEMPLATE_DPSK_SERVICE,
+            &[pool_template_id],
+        );
+        req.json(body);
+        PatchTemplateDpskService { req }
+    }
+    /// Create DPSK service template in identity group.
+    ///
+    /// Creates a DPSK pool template linked to an identity group template.
+    ///
+    /// `POST /templates/identityGroups/{identityGroupId}/dpskServices` on the Network management API.
+    ///
+    /// - Path parameter `identityGroupId`: Identifier of the identity group.
+    /// - Request body (json, required): `DpskPool`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - identityGroupId (the linked identity group) can be edited only on a template.
+    pub fn create_template_identity_group_dpsk_service(
+        &self,
+        identity_group_id: &str,
+        body: &DpskPool,
+    ) -> CreateTemplateIdentityGroupDpskService<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE,
+            &[identity_group_id],
+        );
+        req.json(body);
+        CreateTemplateIdentityGroupDpskService {
+            req,
+        }
+    }
+    /// List DPSK services of a network template.
+    ///
+    /// Reads the DPSK pool templates of a Wi-Fi network template.
+    ///
+    /// `GET /templates/wifiNetworks/{networkTemplateId}/dpskServices` on the Network management API.
+    ///
+    /// - Path parameter `networkTemplateId`: Identifier of the Wi-Fi network template.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_template_wifi_network_dpsk_services(
+        &self,
+        network_template_id: &str,
+    ) -> ListTemplateWifiNetworkDpskServices<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES,
+            &[network_template_id],
+        );
+        ListTemplateWifiNetworkDpskServices {
+            req,
+        }
+    }
+    /// Create identity group.
+    ///
+    /// Creates an identity group.
+    ///
+    /// `POST /identityGroups` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_identity_group(&self) -> CreateIdentityGroup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_IDENTITY_GROUP,
+            &[],
+        );
+        CreateIdentityGroup { req }
+    }
+    /// Delete identity group.
+    ///
+    /// Deletes an identity group.
+    ///
+    /// `DELETE /identityGroups/{id}` on the Network management API.
+    ///
+    /// - Path parameter `id`: Identifier of the identity group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_identity_group(&self, id: &str) -> DeleteIdentityGroup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_IDENTITY_GROUP,
+            &[id],
+        );
+        DeleteIdentityGroup { req }
+    }
+    /// Patch identity group.
+    ///
+    /// Partially updates an identity group.
+    ///
+    /// `PATCH /identityGroups/{id}` on the Network management API.
+    ///
+    /// - Path parameter `id`: Identifier of the identity group.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_identity_group(&self, id: &str) -> PatchIdentityGroup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_IDENTITY_GROUP,
+            &[id],
+        );
+        PatchIdentityGroup { req }
+    }
+    /// Add MAC registration pool to identity group.
+    ///
+    /// Associates a MAC registration pool with an identity group.
+    ///
+    /// `PUT /identityGroups/{id}/macRegistrationPools/{poolId}` on the Network management API.
+    ///
+    /// - Path parameter `id`: Identifier of the identity group.
+    /// - Path parameter `poolId`: Identifier of the MAC registration pool.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_mac_registration_pool_to_identity_group(
+        &self,
+        id: &str,
+        pool_id: &str,
+    ) -> AddMacRegistrationPoolToIdentityGroup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP,
+            &[id, pool_id],
+        );
+        AddMacRegistrationPoolToIdentityGroup {
+            req,
+        }
+    }
+    /// Add DPSK pool to identity group.
+    ///
+    /// Associates a DPSK pool with an identity group.
+    ///
+    /// `PUT /identityGroups/{id}/dpskPools/{dpskPoolId}` on the Network management API.
+    ///
+    /// - Path parameter `id`: Identifier of the identity group.
+    /// - Path parameter `dpskPoolId`: Identifier of the DPSK pool.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_dpsk_pool_to_identity_group(
+        &self,
+        id: &str,
+        dpsk_pool_id: &str,
+    ) -> AddDpskPoolToIdentityGroup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_DPSK_POOL_TO_IDENTITY_GROUP,
+            &[id, dpsk_pool_id],
+        );
+        AddDpskPoolToIdentityGroup { req }
+    }
+    /// Add policy set to identity group.
+    ///
+    /// Assigns a policy set to an identity group.
+    ///
+    /// `PUT /identityGroups/{id}/policySets/{policySetId}` on the Network management API.
+    ///
+    /// - Path parameter `id`: Identifier of the identity group.
+    /// - Path parameter `policySetId`: Identifier of the policy set.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_policy_set_to_identity_group(
+        &self,
+        id: &str,
+        policy_set_id: &str,
+    ) -> AddPolicySetToIdentityGroup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_POLICY_SET_TO_IDENTITY_GROUP,
+            &[id, policy_set_id],
+        );
+        AddPolicySetToIdentityGroup { req }
+    }
+    /// Remove policy set from identity group.
+    ///
+    /// Removes the policy set of an identity group.
+    ///
+    /// `DELETE /identityGroups/{id}/policySets/{policySetId}` on the Network management API.
+    ///
+    /// - Path parameter `id`: Identifier of the identity group.
+    /// - Path parameter `policySetId`: Identifier of the policy set.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn remove_policy_set_from_identity_group(
+        &self,
+        id: &str,
+        policy_set_id: &str,
+    ) -> RemovePolicySetFromIdentityGroup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_POLICY_SET_FROM_IDENTITY_GROUP,
+            &[id, policy_set_id],
+        );
+        RemovePolicySetFromIdentityGroup {
+            req,
+        }
+    }
+    /// Create MAC registration pool in identity group.
+    ///
+    /// Creates a MAC registration pool linked to an identity group.
+    ///
+    /// `POST /identityGroups/{identityGroupId}/macRegistrationPools` on the Network management API.
+    ///
+    /// - Path parameter `identityGroupId`: Identifier of the identity group.
+    /// - Request body (json, required): `MacRegistrationPool`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; pool creation is in progress.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Pool creation may answer 202 Accepted while it is in progress.
+    pub fn create_identity_group_mac_registration_pool(
+        &self,
+        identity_group_id: &str,
+        body: &MacRegistrationPool,
+    ) -> CreateIdentityGroupMacRegistrationPool<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL,
+            &[identity_group_id],
+        );
+        req.json(body);
+        CreateIdentityGroupMacRegistrationPool {
+            req,
+        }
+    }
+    /// List identities.
+    ///
+    /// Lists the identities of an identity group.
+    ///
+    /// `GET /identityGroups/{groupId}/identities` on the Network management API.
+    ///
+    /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_identities(&self, group_id: &str) -> ListIdentities<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_IDENTITIES,
+            &[group_id],
+        );
+        ListIdentities { req }
+    }
+    /// Create identity.
+    ///
+    /// Creates an identity in an identity group.
+    ///
+    /// `POST /identityGroups/{groupId}/identities` on the Network management API.
+    ///
+    /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Request body (json, required): `Identity`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_identity(
+        &self,
+        group_id: &str,
+        body: &Identity,
+    ) -> CreateIdentity<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_IDENTITY,
+            &[group_id],
+        );
+        req.json(body);
+        CreateIdentity { req }
+    }
+    /// Delete identities.
+    ///
+    /// Deletes several identities of an identity group.
+    ///
+    /// `DELETE /identityGroups/{groupId}/identities` on the Network management API.
+    ///
+    /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - How the identities to delete are selected is not shown.
+    pub fn delete_identities(&self, group_id: &str) -> DeleteIdentities<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_IDENTITIES,
+            &[group_id],
+        );
+        DeleteIdentities { req }
+    }
+    /// Delete identity.
+    ///
+    /// Deletes one identity.
+    ///
+    /// `DELETE /identityGroups/{groupId}/identities/{id}` on the Network management API.
+    ///
+    /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Path parameter `id`: Identifier of the identity.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_identity(&self, group_id: &str, id: &str) -> DeleteIdentity<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_IDENTITY,
+            &[group_id, id],
+        );
+        DeleteIdentity { req }
+    }
+    /// Patch identity.
+    ///
+    /// Partially updates one identity.
+    ///
+    /// `PATCH /identityGroups/{groupId}/identities/{id}` on the Network management API.
+    ///
+    /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Path parameter `id`: Identifier of the identity.
+    /// - Request body (json, required): `Identity`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_identity(
+        &self,
+        group_id: &str,
+        id: &str,
+        body: &Identity,
+    ) -> PatchIdentity<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_IDENTITY,
+            &[group_id, id],
+        );
+        req.json(body);
+        PatchIdentity { req }
+    }
+    /// Add identity devices.
+    ///
+    /// Adds devices to an identity.
+    ///
+    /// `POST /identityGroups/{groupId}/identities/{id}/devices` on the Network management API.
+    ///
+    /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Path parameter `id`: Identifier of the identity.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_identity_device(
+        &self,
+        group_id: &str,
+        id: &str,
+    ) -> CreateIdentityDevice<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_IDENTITY_DEVICE,
+            &[group_id, id],
+        );
+        CreateIdentityDevice { req }
+    }
+    /// Delete identity device.
+    ///
+    /// Removes a device, by MAC address, from an identity.
+    ///
+    /// `DELETE /identityGroups/{groupId}/identities/{id}/devices/{macAddress}` on the Network management API.
+    ///
+    /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Path parameter `id`: Identifier of the identity.
+    /// - Path parameter `macAddress`: MAC address of the device.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_identity_device(
+        &self,
+        group_id: &str,
+        id: &str,
+        mac_address: &str,
+    ) -> DeleteIdentityDevice<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_IDENTITY_DEVICE,
+            &[group_id, id, mac_address],
+        );
+        DeleteIdentityDevice { req }
+    }
+    /// Delete identity Ethernet port.
+    ///
+    /// Removes an Ethernet port assignment (device MAC address and port index) from an identity.
+    ///
+    /// `DELETE /identityGroups/{groupId}/identities/{id}/ethernetPorts/{macAddress}/{portIndex}` on the Network management API.
+    ///
+    /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Path parameter `id`: Identifier of the identity.
+    /// - Path parameter `macAddress`: MAC address of the device.
+    /// - Path parameter `portIndex`: Index of the Ethernet port.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document writes .../ethernetPorts/{macAddress}/{portIndex}; continued from the identity item path (the venue-scoped ethernetPorts path listed next could also be meant)).
+    pub fn delete_identity_ethernet_port(
+        &self,
+        group_id: &str,
+        id: &str,
+        mac_address: &str,
+        port_index: &str,
+    ) -> DeleteIdentityEthernetPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_IDENTITY_ETHERNET_PORT,
+            &[group_id, id, mac_address, port_index],
+        );
+        DeleteIdentityEthernetPort { req }
+    }
+    /// Update identity Ethernet ports in venue.
+    ///
+    /// Sets the Ethernet ports of an identity in a venue.
+    ///
+    /// `PUT /identityGroups/{groupId}/identities/{id}/venues/{venueId}/ethernetPorts` on the Network management API.
+    ///
+    /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Path parameter `id`: Identifier of the identity.
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_identity_venue_ethernet_ports(
+        &self,
+        group_id: &str,
+        id: &str,
+        venue_id: &str,
+    ) -> UpdateIdentityVenueEthernetPorts<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_IDENTITY_VENUE_ETHERNET_PORTS,
+            &[group_id, id, venue_id],
+        );
+        UpdateIdentityVenueEthernetPorts {
+            req,
+        }
+    }
+    /// Import identities from CSV.
+    ///
+    /// Imports identities into an identity group from a CSV file.
+    ///
+    /// `POST /identityGroups/{groupId}/identities/csvFile` on the Network management API.
+    ///
+    /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Request body (multipart, required): multipart form with parts `file`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (method and path documented; the multipart part name is not shown, `file` assumed).
+    pub fn import_identities(
+        &self,
+        group_id: &str,
+        body: ruckus_one_runtime::Multipart,
+    ) -> ImportIdentities<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &IMPORT_IDENTITIES,
+            &[group_id],
+        );
+        req.multipart(body);
+        ImportIdentities { req }
+    }
+    /// Export identities to CSV.
+    ///
+    /// Exports identities as a CSV file.
+    ///
+    /// `POST /identities/csvFile` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `text/csv` bytes
+    /// - Media types: Content-Type `application/json`, Accept `text/csv`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Accepts sortByCountField.
+    pub fn export_identities(&self) -> ExportIdentities<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &EXPORT_IDENTITIES, &[]);
+        ExportIdentities { req }
+    }
+    /// List MAC registration pools.
+    ///
+    /// Lists the MAC registration pools.
+    ///
+    /// `GET /macRegistrationPools` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_mac_registration_pools(&self) -> ListMacRegistrationPools<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_MAC_REGISTRATION_POOLS,
+            &[],
+        );
+        ListMacRegistrationPools { req }
+    }
+    /// Create MAC registration pool.
+    ///
+    /// Creates a MAC registration pool.
+    ///
+    /// `POST /macRegistrationPools` on the Network management API.
+    ///
+    /// - Request body (json, required): `MacRegistrationPool`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; pool creation is in progress.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Pool creation may answer 202 Accepted while it is in progress.
+    pub fn create_mac_registration_pool(
+        &self,
+        body: &MacRegistrationPool,
+    ) -> CreateMacRegistrationPool<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_MAC_REGISTRATION_POOL,
+            &[],
+        );
+        req.json(body);
+        CreateMacRegistrationPool { req }
+    }
+    /// Query MAC registration pools.
+    ///
+    /// Queries the MAC registration pools.
+    ///
+    /// `POST /macRegistrationPools/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_mac_registration_pools(&self) -> QueryMacRegistrationPools<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_MAC_REGISTRATION_POOLS,
+            &[],
+        );
+        QueryMacRegistrationPools { req }
+    }
+    /// List MAC registrations.
+    ///
+    /// Lists the registrations of a MAC registration pool.
+    ///
+    /// `GET /macRegistrationPools/{poolId}/registrations` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the MAC registration pool.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_mac_registrations(&self, pool_id: &str) -> ListMacRegistrations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_MAC_REGISTRATIONS,
+            &[pool_id],
+        );
+        ListMacRegistrations { req }
+    }
+    /// Create MAC registrations.
+    ///
+    /// Creates registrations in a MAC registration pool.
+    ///
+    /// `POST /macRegistrationPools/{poolId}/registrations` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the MAC registration pool.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the bulk creation is in progress.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Bulk creation may answer 202 Accepted while it is in progress.
+    pub fn create_mac_registrations(&self, pool_id: &str) -> CreateMacRegistrations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_MAC_REGISTRATIONS,
+            &[pool_id],
+        );
+        CreateMacRegistrations { req }
+    }
+    /// Delete MAC registrations.
+    ///
+    /// Deletes registrations of a MAC registration pool.
+    ///
+    /// `DELETE /macRegistrationPools/{poolId}/registrations` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the MAC registration pool.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the bulk deletion is in progress.)
+    /// - Media types: Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Bulk deletion may answer 202 Accepted while it is in progress.
+    /// - Registrations with isReferenced true cannot be deleted.
+    /// - How the registrations to delete are selected is not shown.
+    pub fn delete_mac_registrations(&self, pool_id: &str) -> DeleteMacRegistrations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_MAC_REGISTRATIONS,
+            &[pool_id],
+        );
+        DeleteMacRegistrations { req }
+    }
+    /// Query MAC registrations.
+    ///
+    /// Queries the registrations of a MAC registration pool.
+    ///
+    /// `POST /macRegistrationPools/{poolId}/registrations/query` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the MAC registration pool.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_mac_registrations(&self, pool_id: &str) -> QueryMacRegistrations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_MAC_REGISTRATIONS,
+            &[pool_id],
+        );
+        QueryMacRegistrations { req }
+    }
+    /// Add policy set to MAC registration pool.
+    ///
+    /// Assigns a policy set to a MAC registration pool.
+    ///
+    /// `PUT /macRegistrationPools/{id}/policySets/{policySetId}` on the Network management API.
+    ///
+    /// - Path parameter `id`: Identifier of the MAC registration pool.
+    /// - Path parameter `policySetId`: Identifier of the policy set.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_policy_set_to_mac_registration_pool(
+        &self,
+        id: &str,
+        policy_set_id: &str,
+    ) -> AddPolicySetToMacRegistrationPool<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_POLICY_SET_TO_MAC_REGISTRATION_POOL,
+            &[id, policy_set_id],
+        );
+        AddPolicySetToMacRegistrationPool {
+            req,
+        }
+    }
+    /// Remove policy set from MAC registration pool.
+    ///
+    /// Removes the policy set of a MAC registration pool.
+    ///
+    /// `DELETE /macRegistrationPools/{id}/policySets/{policySetId}` on the Network management API.
+    ///
+    /// - Path parameter `id`: Identifier of the MAC registration pool.
+    /// - Path parameter `policySetId`: Identifier of the policy set.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn remove_policy_set_from_mac_registration_pool(
+        &self,
+        id: &str,
+        policy_set_id: &str,
+    ) -> RemovePolicySetFromMacRegistrationPool<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL,
+            &[id, policy_set_id],
+        );
+        RemovePolicySetFromMacRegistrationPool {
+            req,
+        }
+    }
+    /// List MAC registration pools of a network.
+    ///
+    /// Lists the MAC registration pools used by a Wi-Fi network.
+    ///
+    /// `GET /wifiNetworks/{networkId}/macRegistrationPools` on the Network management API.
+    ///
+    /// - Path parameter `networkId`: Identifier of the Wi-Fi network.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_wifi_network_mac_registration_pools(
+        &self,
+        network_id: &str,
+    ) -> ListWifiNetworkMacRegistrationPools<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS,
+            &[network_id],
+        );
+        ListWifiNetworkMacRegistrationPools {
+            req,
+        }
+    }
+    /// Get certificate.
+    ///
+    /// Reads one certificate.
+    ///
+    /// `GET /certificates/{certId}` on the Network management API.
+    ///
+    /// - Path parameter `certId`: Identifier of the certificate.
+    /// - Response 200: `application/json` `Certificate`
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_certificate(&self, cert_id: &str) -> GetCertificate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_CERTIFICATE,
+            &[cert_id],
+        );
+        GetCertificate { req }
+    }
+    /// Download certificate private key.
+    ///
+    /// Downloads the certificate's private key as a PKCS #12 file.
+    ///
+    /// `POST /certificates/{certId}` on the Network management API.
+    ///
+    /// - Path parameter `certId`: Identifier of the certificate.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/x-pkcs12` bytes
+    /// - Media types: Content-Type `application/json`, Accept `application/x-pkcs12`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn download_certificate_private_key(
+        &self,
+        cert_id: &str,
+    ) -> DownloadCertificatePrivateKey<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DOWNLOAD_CERTIFICATE_PRIVATE_KEY,
+            &[cert_id],
+        );
+        DownloadCertificatePrivateKey {
+            req,
+        }
+    }
+    /// Patch certificate.
+    ///
+    /// Partially updates one certificate.
+    ///
+    /// `PATCH /certificates/{certId}` on the Network management API.
+    ///
+    /// - Path parameter `certId`: Identifier of the certificate.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_certificate(&self, cert_id: &str) -> PatchCertificate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_CERTIFICATE,
+            &[cert_id],
+        );
+        PatchCertificate { req }
+    }
+    /// Get certificate chains.
+    ///
+    /// Reads the chain of a certificate.
+    ///
+    /// `GET /certificates/{certId}/chains` on the Network management API.
+    ///
+    /// - Path parameter `certId`: Identifier of the certificate.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_certificate_chains(&self, cert_id: &str) -> ListCertificateChains<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_CERTIFICATE_CHAINS,
+            &[cert_id],
+        );
+        ListCertificateChains { req }
+    }
+    /// Create certificate authority.
+    ///
+    /// Creates a certificate authority.
+    ///
+    /// `POST /certificateAuthorities` on the Network management API.
+    ///
+    /// - Request body (json, required): `CertificateAuthority`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_certificate_authority(
+        &self,
+        body: &CertificateAuthority,
+    ) -> CreateCertificateAuthority<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_CERTIFICATE_AUTHORITY,
+            &[],
+        );
+        req.json(body);
+        CreateCertificateAuthority { req }
+    }
+    /// Get certificate authority.
+    ///
+    /// Reads one certificate authority.
+    ///
+    /// `GET /certificateAuthorities/{caId}` on the Network management API.
+    ///
+    /// - Path parameter `caId`: Identifier of the certificate authority.
+    /// - Response 200: `application/json` `CertificateAuthority`
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_certificate_authority(&self, ca_id: &str) -> GetCertificateAuthority<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_CERTIFICATE_AUTHORITY,
+            &[ca_id],
+        );
+        GetCertificateAuthority { req }
+    }
+    /// Create certificate template.
+    ///
+    /// Creates a certificate template under a certificate authority.
+    ///
+    /// `POST /certificateAuthorities/{caId}/templates` on the Network management API.
+    ///
+    /// - Path parameter `caId`: Identifier of the certificate authority.
+    /// - Request body (json, required): `CertificateTemplate`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_certificate_template(
+        &self,
+        ca_id: &str,
+        body: &CertificateTemplate,
+    ) -> CreateCertificateTemplate<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_CERTIFICATE_TEMPLATE,
+            &[ca_id],
+        );
+        req.json(body);
+        CreateCertificateTemplate { req }
+    }
+    /// Create sub certificate authority.
+    ///
+    /// Creates a subordinate certificate authority.
+    ///
+    /// `POST /certificateAuthorities/{caId}/subCas` on the Network management API.
+    ///
+    /// - Path parameter `caId`: Identifier of the certificate authority.
+    /// - Request body (json, required): `CertificateAuthority`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_sub_certificate_authority(
+        &self,
+        ca_id: &str,
+        body: &CertificateAuthority,
+    ) -> CreateSubCertificateAuthority<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SUB_CERTIFICATE_AUTHORITY,
+            &[ca_id],
+        );
+        req.json(body);
+        CreateSubCertificateAuthority {
+            req,
+        }
+    }
+    /// Create certificate.
+    ///
+    /// Issues a certificate from a certificate authority.
+    ///
+    /// `POST /certificateAuthorities/{caId}/certificates` on the Network management API.
+    ///
+    /// - Path parameter `caId`: Identifier of the certificate authority.
+    /// - Request body (json, required): `Certificate`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_certificate(
+        &self,
+        ca_id: &str,
+        body: &Certificate,
+    ) -> CreateCertificate<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_CERTIFICATE,
+            &[ca_id],
+        );
+        req.json(body);
+        CreateCertificate { req }
+    }
+    /// Get certificate template.
+    ///
+    /// Reads one certificate template.
+    ///
+    /// `GET /certificateTemplates/{templateId}` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the certificate template.
+    /// - Response 200: `application/json` `CertificateTemplate`
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_certificate_template(
+        &self,
+        template_id: &str,
+    ) -> GetCertificateTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_CERTIFICATE_TEMPLATE,
+            &[template_id],
+        );
+        GetCertificateTemplate { req }
+    }
+    /// Patch certificate template.
+    ///
+    /// Partially updates one certificate template.
+    ///
+    /// `PATCH /certificateTemplates/{templateId}` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the certificate template.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_certificate_template(
+        &self,
+        template_id: &str,
+    ) -> PatchCertificateTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_CERTIFICATE_TEMPLATE,
+            &[template_id],
+        );
+        PatchCertificateTemplate { req }
+    }
+    /// Create SCEP key.
+    ///
+    /// Creates a SCEP enrolment key for a certificate template.
+    ///
+    /// `POST /certificateTemplates/{templateId}/scepKeys` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the certificate template.
+    /// - Request body (json, required): `ScepKey`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - When challengePassword is set, clients must supply it.
+    /// - overrideDays greater than 0 replaces the template's expiry.
+    pub fn create_scep_key(
+        &self,
+        template_id: &str,
+        body: &ScepKey,
+    ) -> CreateScepKey<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SCEP_KEY,
+            &[template_id],
+        );
+        req.json(body);
+        CreateScepKey { req }
+    }
+    /// Query certificates of an identity.
+    ///
+    /// Queries the certificates a template issued to one identity.
+    ///
+    /// `POST /certificateTemplates/{templateId}/identities/{identityId}/certificates/query` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the certificate template.
+    /// - Path parameter `identityId`: Identifier of the identity.
+    /// - Request body (json, optional, builder method `body`): `CertificateQueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The status filter accepts INVALID, VALID, REVOKED and EXPIRED.
+    pub fn query_certificate_template_identity_certificates(
+        &self,
+        template_id: &str,
+        identity_id: &str,
+    ) -> QueryCertificateTemplateIdentityCertificates<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_CERTIFICATE_TEMPLATE_IDENTITY_CERTIFICATES,
+            &[template_id, identity_id],
+        );
+        QueryCertificateTemplateIdentityCertificates {
+            req,
+        }
+    }
+    /// Query certificates of a template.
+    ///
+    /// Queries the certificates issued by one certificate template.
+    ///
+    /// `POST /certificateTemplates/{templateId}/certificates/query` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the certificate template.
+    /// - Request body (json, optional, builder method `body`): `CertificateQueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The status filter accepts INVALID, VALID, REVOKED and EXPIRED.
+    pub fn query_certificate_template_certificates(
+        &self,
+        template_id: &str,
+    ) -> QueryCertificateTemplateCertificates<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_CERTIFICATE_TEMPLATE_CERTIFICATES,
+            &[template_id],
+        );
+        QueryCertificateTemplateCertificates {
+            req,
+        }
+    }
+    /// Query certificates.
+    ///
+    /// Queries the certificates of all certificate templates.
+    ///
+    /// `POST /certificateTemplates/certificates/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `CertificateQueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The status filter accepts INVALID, VALID, REVOKED and EXPIRED.
+    pub fn query_certificates(&self) -> QueryCertificates<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_CERTIFICATES,
+            &[],
+        );
+        QueryCertificates { req }
+    }
+    /// Delete certificates of a template.
+    ///
+    /// Deletes certificates issued by a certificate template.
+    ///
+    /// `DELETE /certificateTemplates/{templateId}/certificates` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the certificate template.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - How the certificates to delete are selected is not shown.
+    pub fn delete_certificate_template_certificates(
+        &self,
+        template_id: &str,
+    ) -> DeleteCertificateTemplateCertificates<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_CERTIFICATE_TEMPLATE_CERTIFICATES,
+            &[template_id],
+        );
+        DeleteCertificateTemplateCertificates {
+            req,
+        }
+    }
+    /// List certificates of a RADIUS profile.
+    ///
+    /// Lists the certificates used by a RADIUS profile.
+    ///
+    /// `GET /radiusProfiles/{radiusProfileId}/certificates` on the Network management API.
+    ///
+    /// - Path parameter `radiusProfileId`: Identifier of the RADIUS profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_radius_profile_certificates(
+        &self,
+        radius_profile_id: &str,
+    ) -> ListRadiusProfileCertificates<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_RADIUS_PROFILE_CERTIFICATES,
+            &[radius_profile_id],
+        );
+        ListRadiusProfileCertificates {
+            req,
+        }
+    }
+    /// List certificate authorities of a RADIUS profile.
+    ///
+    /// Lists the certificate authorities used by a RADIUS profile.
+    ///
+    /// `GET /radiusProfiles/{radiusProfileId}/certificateAuthorities` on the Network management API.
+    ///
+    /// - Path parameter `radiusProfileId`: Identifier of the RADIUS profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document writes `GET /radiusProfiles/{radiusProfileId}/certificates and /certificateAuthorities`; read as a sub-path of the RADIUS profile (a top-level /certificateAuthorities list is the other reading)).
+    pub fn list_radius_profile_certificate_authorities(
+        &self,
+        radius_profile_id: &str,
+    ) -> ListRadiusProfileCertificateAuthorities<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_RADIUS_PROFILE_CERTIFICATE_AUTHORITIES,
+            &[radius_profile_id],
+        );
+        ListRadiusProfileCertificateAuthorities {
+            req,
+        }
+    }
+    /// Create SAML identity provider profile.
+    ///
+    /// Creates a SAML identity provider profile.
+    ///
+    /// `POST /samlIdpProfiles` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_saml_idp_profile(&self) -> CreateSamlIdpProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SAML_IDP_PROFILE,
+            &[],
+        );
+        CreateSamlIdpProfile { req }
+    }
+    /// Get SAML identity provider profile.
+    ///
+    /// Reads one SAML identity provider profile.
+    ///
+    /// `GET /samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_saml_idp_profile(
+        &self,
+        saml_idp_profile_id: &str,
+    ) -> GetSamlIdpProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SAML_IDP_PROFILE,
+            &[saml_idp_profile_id],
+        );
+        GetSamlIdpProfile { req }
+    }
+    /// Update SAML identity provider profile.
+    ///
+    /// Replaces a SAML identity provider profile.
+    ///
+    /// `PUT /samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_saml_idp_profile(
+        &self,
+        saml_idp_profile_id: &str,
+    ) -> UpdateSamlIdpProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_SAML_IDP_PROFILE,
+            &[saml_idp_profile_id],
+        );
+        UpdateSamlIdpProfile { req }
+    }
+    /// Patch SAML identity provider profile.
+    ///
+    /// Partially updates a SAML identity provider profile.
+    ///
+    /// `PATCH /samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_saml_idp_profile(
+        &self,
+        saml_idp_profile_id: &str,
+    ) -> PatchSamlIdpProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_SAML_IDP_PROFILE,
+            &[saml_idp_profile_id],
+        );
+        PatchSamlIdpProfile { req }
+    }
+    /// Delete SAML identity provider profile.
+    ///
+    /// Deletes a SAML identity provider profile.
+    ///
+    /// `DELETE /samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_saml_idp_profile(
+        &self,
+        saml_idp_profile_id: &str,
+    ) -> DeleteSamlIdpProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SAML_IDP_PROFILE,
+            &[saml_idp_profile_id],
+        );
+        DeleteSamlIdpProfile { req }
+    }
+    /// Add signing certificate to SAML profile.
+    ///
+    /// Sets a certificate as signing certificate of a SAML identity provider profile.
+    ///
+    /// `PUT /samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}` on the Network management API.
+    ///
+    /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
+    /// - Path parameter `certificateId`: Identifier of the certificate.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_signing_certificate_to_saml_idp_profile(
+        &self,
+        saml_idp_profile_id: &str,
+        certificate_id: &str,
+    ) -> AddSigningCertificateToSamlIdpProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_SIGNING_CERTIFICATE_TO_SAML_IDP_PROFILE,
+            &[saml_idp_profile_id, certificate_id],
+        );
+        AddSigningCertificateToSamlIdpProfile {
+            req,
+        }
+    }
+    /// Remove signing certificate from SAML profile.
+    ///
+    /// Removes a signing certificate from a SAML identity provider profile.
+    ///
+    /// `DELETE /samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}` on the Network management API.
+    ///
+    /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
+    /// - Path parameter `certificateId`: Identifier of the certificate.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn remove_signing_certificate_from_saml_idp_profile(
+        &self,
+        saml_idp_profile_id: &str,
+        certificate_id: &str,
+    ) -> RemoveSigningCertificateFromSamlIdpProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_SIGNING_CERTIFICATE_FROM_SAML_IDP_PROFILE,
+            &[saml_idp_profile_id, certificate_id],
+        );
+        RemoveSigningCertificateFromSamlIdpProfile {
+            req,
+        }
+    }
+    /// Add encryption certificate to SAML profile.
+    ///
+    /// Sets a certificate as encryption certificate of a SAML identity provider profile.
+    ///
+    /// `PUT /samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}` on the Network management API.
+    ///
+    /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
+    /// - Path parameter `certificateId`: Identifier of the certificate.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_encryption_certificate_to_saml_idp_profile(
+        &self,
+        saml_idp_profile_id: &str,
+        certificate_id: &str,
+    ) -> AddEncryptionCertificateToSamlIdpProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_ENCRYPTION_CERTIFICATE_TO_SAML_IDP_PROFILE,
+            &[saml_idp_profile_id, certificate_id],
+        );
+        AddEncryptionCertificateToSamlIdpProfile {
+            req,
+        }
+    }
+    /// Remove encryption certificate from SAML profile.
+    ///
+    /// Removes an encryption certificate from a SAML identity provider profile.
+    ///
+    /// `DELETE /samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}` on the Network management API.
+    ///
+    /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
+    /// - Path parameter `certificateId`: Identifier of the certificate.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn remove_encryption_certificate_from_saml_idp_profile(
+        &self,
+        saml_idp_profile_id: &str,
+        certificate_id: &str,
+    ) -> RemoveEncryptionCertificateFromSamlIdpProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_ENCRYPTION_CERTIFICATE_FROM_SAML_IDP_PROFILE,
+            &[saml_idp_profile_id, certificate_id],
+        );
+        RemoveEncryptionCertificateFromSamlIdpProfile {
+            req,
+        }
+    }
+    /// Add SAML identity provider profile to network.
+    ///
+    /// Uses a SAML identity provider profile on a Wi-Fi network.
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
+    /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_saml_idp_profile_to_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        saml_idp_profile_id: &str,
+    ) -> AddSamlIdpProfileToWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_SAML_IDP_PROFILE_TO_WIFI_NETWORK,
+            &[wifi_network_id, saml_idp_profile_id],
+        );
+        AddSamlIdpProfileToWifiNetwork {
+            req,
+        }
+    }
+    /// Add certificate template to network.
+    ///
+    /// Uses a certificate template on a Wi-Fi network.
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` on the Network management API.
+    ///
+    /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
+    /// - Path parameter `certificateTemplateId`: Identifier of the certificate template.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_certificate_template_to_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        certificate_template_id: &str,
+    ) -> AddCertificateTemplateToWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_CERTIFICATE_TEMPLATE_TO_WIFI_NETWORK,
+            &[wifi_network_id, certificate_template_id],
+        );
+        AddCertificateTemplateToWifiNetwork {
+            req,
+        }
+    }
+    /// Remove certificate template from network.
+    ///
+    /// Stops using a certificate template on a Wi-Fi network.
+    ///
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` on the Network management API.
+    ///
+    /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
+    /// - Path parameter `certificateTemplateId`: Identifier of the certificate template.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn remove_certificate_template_from_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        certificate_template_id: &str,
+    ) -> RemoveCertificateTemplateFromWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_CERTIFICATE_TEMPLATE_FROM_WIFI_NETWORK,
+            &[wifi_network_id, certificate_template_id],
+        );
+        RemoveCertificateTemplateFromWifiNetwork {
+            req,
+        }
+    }
+    /// Evaluate policy sets.
+    ///
+    /// Requests an evaluation of policy sets.
+    ///
+    /// `POST /policySetEvaluations` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_policy_set_evaluation(&self) -> CreatePolicySetEvaluation<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_POLICY_SET_EVALUATION,
+            &[],
+        );
+        CreatePolicySetEvaluation { req }
+    }
+    /// Create policy set evaluation report.
+    ///
+    /// Requests an evaluation report for one policy set.
+    ///
+    /// `POST /policySets/{policySetId}/evaluationReports` on the Network management API.
+    ///
+    /// - Path parameter `policySetId`: Identifier of the policy set.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_policy_set_evaluation_report(
+        &self,
+        policy_set_id: &str,
+    ) -> CreatePolicySetEvaluationReport<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_POLICY_SET_EVALUATION_REPORT,
+            &[policy_set_id],
+        );
+        CreatePolicySetEvaluationReport {
+            req,
+        }
+    }
+    /// List policy sets.
+    ///
+    /// Lists the policy sets.
+    ///
+    /// `GET /policySets` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_policy_sets(&self) -> ListPolicySets<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &LIST_POLICY_SETS, &[]);
+        ListPolicySets { req }
+    }
+    /// List policy templates.
+    ///
+    /// Lists the policy templates.
+    ///
+    /// `GET /policyTemplates` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_policy_templates(&self) -> ListPolicyTemplates<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_POLICY_TEMPLATES,
+            &[],
+        );
+        ListPolicyTemplates { req }
+    }
+    /// List policy template policies.
+    ///
+    /// Lists the policies of the policy templates.
+    ///
+    /// `GET /policyTemplates/policies` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_policy_template_policies(&self) -> ListPolicyTemplatePolicies<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_POLICY_TEMPLATE_POLICIES,
+            &[],
+        );
+        ListPolicyTemplatePolicies { req }
+    }
+}
+static CREATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_dpsk_service",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/dpskServices",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::create_dpsk_service` (Create DPSK service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateDpskService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateDpskService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_dpsk_services",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/dpskServices",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::list_dpsk_services` (List DPSK services).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListDpskServices<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListDpskServices<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_dpsk_service",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/dpskServices/{poolId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::get_dpsk_service` (Get DPSK service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetDpskService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetDpskService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<DpskPool, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_dpsk_service",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/dpskServices/{poolId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::update_dpsk_service` (Update DPSK service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateDpskService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateDpskService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_dpsk_service",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/dpskServices/{poolId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::patch_dpsk_service` (Patch DPSK service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchDpskService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchDpskService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_identity_group_to_dpsk_service",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/dpskServices/{poolId}/identityGroups/{groupId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::add_identity_group_to_dpsk_service` (Add identity group to DPSK service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddIdentityGroupToDpskService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddIdentityGroupToDpskService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_identity_group_from_dpsk_service",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/dpskServices/{poolId}/identityGroups/{groupId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::remove_identity_group_from_dpsk_service` (Remove identity group from DPSK service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemoveIdentityGroupFromDpskService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemoveIdentityGroupFromDpskService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_dpsk_passphrase",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/dpskServices/{poolId}/identityGroups/{groupId}/passphrases",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::create_dpsk_passphrase` (Create DPSK passphrases).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateDpskPassphrase<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateDpskPassphrase<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static IMPORT_DPSK_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "import_dpsk_passphrases",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/dpskServices/{poolId}/identityGroups/{groupId}/passphrases/csvFiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("multipart/form-data"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::import_dpsk_passphrases` (Import DPSK passphrases from CSV).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ImportDpskPassphrases<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ImportDpskPassphrases<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_identity_group_dpsk_service",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/identityGroups/{identityGroupId}/dpskServices",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::create_identity_group_dpsk_service` (Create DPSK service in identity group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateIdentityGroupDpskService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateIdentityGroupDpskService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_template_dpsk_service",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/dpskServices",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::create_template_dpsk_service` (Create DPSK service template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateTemplateDpskService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateTemplateDpskService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_template_dpsk_service",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/templates/dpskServices/{poolTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::get_template_dpsk_service` (Get DPSK service template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetTemplateDpskService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetTemplateDpskService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Flag added in a release; its effect is not shown (by its name, includes basic template data).
+    ///
+    /// query parameter `includeTpBasic`; `boolean`.
+    /// Provenance: inferred (the document adds includeTpBasic to one template read without naming it; placed on the single-template read; boolean assumed for a flag).
+    pub fn include_tp_basic(mut self, include_tp_basic: bool) -> Self {
+        self.req.query("includeTpBasic", &include_tp_basic);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<DpskPool, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_template_dpsk_service",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/templates/dpskServices/{poolTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::update_template_dpsk_service` (Update DPSK service template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateTemplateDpskService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateTemplateDpskService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_template_dpsk_service",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/templates/dpskServices/{poolTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::patch_template_dpsk_service` (Patch DPSK service template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchTemplateDpskService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchTemplateDpskService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_template_identity_group_dpsk_service",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/identityGroups/{identityGroupId}/dpskServices",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::create_template_identity_group_dpsk_service` (Create DPSK service template in identity group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateTemplateIdentityGroupDpskService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_template_wifi_network_dpsk_services",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/templates/wifiNetworks/{networkTemplateId}/dpskServices",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::list_template_wifi_network_dpsk_services` (List DPSK services of a network template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListTemplateWifiNetworkDpskServices<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListTemplateWifiNetworkDpskServices<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_identity_group",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/identityGroups",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::create_identity_group` (Create identity group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateIdentityGroup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateIdentityGroup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_identity_group",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/identityGroups/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::delete_identity_group` (Delete identity group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteIdentityGroup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteIdentityGroup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_identity_group",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/identityGroups/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::patch_identity_group` (Patch identity group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchIdentityGroup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchIdentityGroup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_mac_registration_pool_to_identity_group",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/identityGroups/{id}/macRegistrationPools/{poolId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::add_mac_registration_pool_to_identity_group` (Add MAC registration pool to identity group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddMacRegistrationPoolToIdentityGroup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_dpsk_pool_to_identity_group",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/identityGroups/{id}/dpskPools/{dpskPoolId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::add_dpsk_pool_to_identity_group` (Add DPSK pool to identity group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddDpskPoolToIdentityGroup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddDpskPoolToIdentityGroup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_POLICY_SET_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_policy_set_to_identity_group",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/identityGroups/{id}/policySets/{policySetId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::add_policy_set_to_identity_group` (Add policy set to identity group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddPolicySetToIdentityGroup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddPolicySetToIdentityGroup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_POLICY_SET_FROM_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_policy_set_from_identity_group",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/identityGroups/{id}/policySets/{policySetId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::remove_policy_set_from_identity_group` (Remove policy set from identity group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemovePolicySetFromIdentityGroup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemovePolicySetFromIdentityGroup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_identity_group_mac_registration_pool",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/identityGroups/{identityGroupId}/macRegistrationPools",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::create_identity_group_mac_registration_pool` (Create MAC registration pool in identity group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateIdentityGroupMacRegistrationPool<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_identities",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/identityGroups/{groupId}/identities",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::list_identities` (List identities).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListIdentities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListIdentities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_identity",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/identityGroups/{groupId}/identities",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::create_identity` (Create identity).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateIdentity<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateIdentity<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_identities",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/identityGroups/{groupId}/identities",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::delete_identities` (Delete identities).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteIdentities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteIdentities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_identity",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/identityGroups/{groupId}/identities/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::delete_identity` (Delete identity).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteIdentity<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteIdentity<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_identity",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/identityGroups/{groupId}/identities/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::patch_identity` (Patch identity).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchIdentity<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchIdentity<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_identity_device",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/identityGroups/{groupId}/identities/{id}/devices",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::create_identity_device` (Add identity devices).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateIdentityDevice<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateIdentityDevice<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_identity_device",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/identityGroups/{groupId}/identities/{id}/devices/{macAddress}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::delete_identity_device` (Delete identity device).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteIdentityDevice<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteIdentityDevice<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_identity_ethernet_port",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/identityGroups/{groupId}/identities/{id}/ethernetPorts/{macAddress}/{portIndex}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::delete_identity_ethernet_port` (Delete identity Ethernet port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteIdentityEthernetPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteIdentityEthernetPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_identity_venue_ethernet_ports",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/identityGroups/{groupId}/identities/{id}/venues/{venueId}/ethernetPorts",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::update_identity_venue_ethernet_ports` (Update identity Ethernet ports in venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateIdentityVenueEthernetPorts<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static IMPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "import_identities",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/identityGroups/{groupId}/identities/csvFile",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("multipart/form-data"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::import_identities` (Import identities from CSV).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ImportIdentities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ImportIdentities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static EXPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "export_identities",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/identities/csvFile",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "text/csv",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::export_identities` (Export identities to CSV).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ExportIdentities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ExportIdentities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and returns the `200` response body as bytes.
+    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
+        self.req.send_bytes().await
+    }
+}
+static LIST_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_mac_registration_pools",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/macRegistrationPools",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::list_mac_registration_pools` (List MAC registration pools).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMacRegistrationPools<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMacRegistrationPools<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_mac_registration_pool",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/macRegistrationPools",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::create_mac_registration_pool` (Create MAC registration pool).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateMacRegistrationPool<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateMacRegistrationPool<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_mac_registration_pools",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/macRegistrationPools/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::query_mac_registration_pools` (Query MAC registration pools).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryMacRegistrationPools<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryMacRegistrationPools<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_mac_registrations",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/macRegistrationPools/{poolId}/registrations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::list_mac_registrations` (List MAC registrations).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMacRegistrations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMacRegistrations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_mac_registrations",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/macRegistrationPools/{poolId}/registrations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::create_mac_registrations` (Create MAC registrations).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateMacRegistrations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateMacRegistrations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_mac_registrations",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/macRegistrationPools/{poolId}/registrations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::delete_mac_registrations` (Delete MAC registrations).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteMacRegistrations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteMacRegistrations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_mac_registrations",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/macRegistrationPools/{poolId}/registrations/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::query_mac_registrations` (Query MAC registrations).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryMacRegistrations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryMacRegistrations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_POLICY_SET_TO_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_policy_set_to_mac_registration_pool",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/macRegistrationPools/{id}/policySets/{policySetId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::add_policy_set_to_mac_registration_pool` (Add policy set to MAC registration pool).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddPolicySetToMacRegistrationPool<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddPolicySetToMacRegistrationPool<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_policy_set_from_mac_registration_pool",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/macRegistrationPools/{id}/policySets/{policySetId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::remove_policy_set_from_mac_registration_pool` (Remove policy set from MAC registration pool).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemovePolicySetFromMacRegistrationPool<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_wifi_network_mac_registration_pools",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/wifiNetworks/{networkId}/macRegistrationPools",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::list_wifi_network_mac_registration_pools` (List MAC registration pools of a network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListWifiNetworkMacRegistrationPools<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_certificate",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/certificates/{certId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_certificate` (Get certificate).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetCertificate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetCertificate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<Certificate, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DOWNLOAD_CERTIFICATE_PRIVATE_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_certificate_private_key",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificates/{certId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/x-pkcs12",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::download_certificate_private_key` (Download certificate private key).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DownloadCertificatePrivateKey<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DownloadCertificatePrivateKey<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and returns the `200` response body as bytes.
+    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
+        self.req.send_bytes().await
+    }
+}
+static PATCH_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_certificate",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/certificates/{certId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_certificate` (Patch certificate).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchCertificate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchCertificate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_CERTIFICATE_CHAINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_certificate_chains",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/certificates/{certId}/chains",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_certificate_chains` (Get certificate chains).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListCertificateChains<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListCertificateChains<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_certificate_authority",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateAuthorities",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_certificate_authority` (Create certificate authority).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateCertificateAuthority<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateCertificateAuthority<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_certificate_authority",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/certificateAuthorities/{caId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_certificate_authority` (Get certificate authority).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetCertificateAuthority<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetCertificateAuthority<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<CertificateAuthority, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_certificate_template",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateAuthorities/{caId}/templates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_certificate_template` (Create certificate template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateCertificateTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateCertificateTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SUB_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_sub_certificate_authority",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateAuthorities/{caId}/subCas",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_sub_certificate_authority` (Create sub certificate authority).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSubCertificateAuthority<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSubCertificateAuthority<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_certificate",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateAuthorities/{caId}/certificates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_certificate` (Create certificate).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateCertificate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateCertificate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_certificate_template",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/certificateTemplates/{templateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_certificate_template` (Get certificate template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetCertificateTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetCertificateTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<CertificateTemplate, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_certificate_template",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/certificateTemplates/{templateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_certificate_template` (Patch certificate template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchCertificateTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchCertificateTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_scep_key",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateTemplates/{templateId}/scepKeys",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_scep_key` (Create SCEP key).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateScepKey<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateScepKey<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_CERTIFICATE_TEMPLATE_IDENTITY_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_certificate_template_identity_certificates",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateTemplates/{templateId}/identities/{identityId}/certificates/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_certificate_template_identity_certificates` (Query certificates of an identity).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryCertificateTemplateIdentityCertificates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryCertificateTemplateIdentityCertificates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &CertificateQueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_certificate_template_certificates",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateTemplates/{templateId}/certificates/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_certificate_template_certificates` (Query certificates of a template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryCertificateTemplateCertificates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryCertificateTemplateCertificates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &CertificateQueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_certificates",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateTemplates/certificates/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_certificates` (Query certificates).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryCertificates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryCertificates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &CertificateQueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_certificate_template_certificates",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/certificateTemplates/{templateId}/certificates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_certificate_template_certificates` (Delete certificates of a template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteCertificateTemplateCertificates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteCertificateTemplateCertificates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_RADIUS_PROFILE_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_radius_profile_certificates",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/radiusProfiles/{radiusProfileId}/certificates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_radius_profile_certificates` (List certificates of a RADIUS profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListRadiusProfileCertificates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListRadiusProfileCertificates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_RADIUS_PROFILE_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_radius_profile_certificate_authorities",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/radiusProfiles/{radiusProfileId}/certificateAuthorities",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_radius_profile_certificate_authorities` (List certificate authorities of a RADIUS profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListRadiusProfileCertificateAuthorities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListRadiusProfileCertificateAuthorities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_saml_idp_profile",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/samlIdpProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_saml_idp_profile` (Create SAML identity provider profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSamlIdpProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSamlIdpProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_saml_idp_profile",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/samlIdpProfiles/{samlIdpProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_saml_idp_profile` (Get SAML identity provider profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSamlIdpProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSamlIdpProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_saml_idp_profile",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/samlIdpProfiles/{samlIdpProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_saml_idp_profile` (Update SAML identity provider profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateSamlIdpProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateSamlIdpProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_saml_idp_profile",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/samlIdpProfiles/{samlIdpProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_saml_idp_profile` (Patch SAML identity provider profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchSamlIdpProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchSamlIdpProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_saml_idp_profile",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/samlIdpProfiles/{samlIdpProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_saml_idp_profile` (Delete SAML identity provider profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSamlIdpProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSamlIdpProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_SIGNING_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_signing_certificate_to_saml_idp_profile",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_signing_certificate_to_saml_idp_profile` (Add signing certificate to SAML profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddSigningCertificateToSamlIdpProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddSigningCertificateToSamlIdpProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_SIGNING_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_signing_certificate_from_saml_idp_profile",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::remove_signing_certificate_from_saml_idp_profile` (Remove signing certificate from SAML profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemoveSigningCertificateFromSamlIdpProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemoveSigningCertificateFromSamlIdpProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_ENCRYPTION_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_encryption_certificate_to_saml_idp_profile",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_encryption_certificate_to_saml_idp_profile` (Add encryption certificate to SAML profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddEncryptionCertificateToSamlIdpProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddEncryptionCertificateToSamlIdpProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_ENCRYPTION_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_encryption_certificate_from_saml_idp_profile",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::remove_encryption_certificate_from_saml_idp_profile` (Remove encryption certificate from SAML profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemoveEncryptionCertificateFromSamlIdpProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemoveEncryptionCertificateFromSamlIdpProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_SAML_IDP_PROFILE_TO_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_saml_idp_profile_to_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/samlIdpProfiles/{samlIdpProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_saml_idp_profile_to_wifi_network` (Add SAML identity provider profile to network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddSamlIdpProfileToWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddSamlIdpProfileToWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_CERTIFICATE_TEMPLATE_TO_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_certificate_template_to_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_certificate_template_to_wifi_network` (Add certificate template to network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddCertificateTemplateToWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddCertificateTemplateToWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_CERTIFICATE_TEMPLATE_FROM_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_certificate_template_from_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::remove_certificate_template_from_wifi_network` (Remove certificate template from network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemoveCertificateTemplateFromWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemoveCertificateTemplateFromWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_POLICY_SET_EVALUATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_policy_set_evaluation",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/policySetEvaluations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_policy_set_evaluation` (Evaluate policy sets).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreatePolicySetEvaluation<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreatePolicySetEvaluation<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_POLICY_SET_EVALUATION_REPORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_policy_set_evaluation_report",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/policySets/{policySetId}/evaluationReports",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_policy_set_evaluation_report` (Create policy set evaluation report).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreatePolicySetEvaluationReport<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreatePolicySetEvaluationReport<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_POLICY_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_policy_sets",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/policySets",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_policy_sets` (List policy sets).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListPolicySets<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListPolicySets<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_policy_templates",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/policyTemplates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_policy_templates` (List policy templates).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListPolicyTemplates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListPolicyTemplates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_policy_template_policies",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/policyTemplates/policies",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_policy_template_policies` (List policy template policies).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListPolicyTemplatePolicies<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListPolicyTemplatePolicies<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}

@@ -9,16 +9,16 @@
 //! Areas:
 //! - Common envelopes and error bodies: [`common`], 0 operations
 //! - Activities: [`activities`], 2 operations
-//! - edge services: [`edge_services`], 0 operations
-//! - identity: [`identity`], 0 operations
-//! - entitlements: [`entitlements`], 0 operations
-//! - tenants: [`tenants`], 0 operations
-//! - wireless networks: [`wireless_networks`], 0 operations
-//! - wireless policies: [`wireless_policies`], 0 operations
-//! - wireless venues: [`wireless_venues`], 0 operations
-//! - wireless aps: [`wireless_aps`], 0 operations
-//! - switches: [`switches`], 0 operations
-//! - events alarms: [`events_alarms`], 0 operations
+//! - edge services: [`edge_services`], 46 operations
+//! - identity: [`identity`], 80 operations
+//! - entitlements: [`entitlements`], 27 operations
+//! - tenants: [`tenants`], 63 operations
+//! - wireless networks: [`wireless_networks`], 57 operations
+//! - wireless policies: [`wireless_policies`], 118 operations
+//! - wireless venues: [`wireless_venues`], 99 operations
+//! - wireless aps: [`wireless_aps`], 78 operations
+//! - switches: [`switches`], 196 operations
+//! - events alarms: [`events_alarms`], 9 operations
 pub mod common;
 pub mod activities;
 pub mod edge_services;
@@ -33,6 +33,16 @@ pub mod switches;
 pub mod events_alarms;
 pub use self::common::*;
 pub use self::activities::*;
+pub use self::edge_services::*;
+pub use self::identity::*;
+pub use self::entitlements::*;
+pub use self::tenants::*;
+pub use self::wireless_networks::*;
+pub use self::wireless_policies::*;
+pub use self::wireless_venues::*;
+pub use self::wireless_aps::*;
+pub use self::switches::*;
+pub use self::events_alarms::*;
 /// Hosts and path prefix of the Network management API.
 ///
 /// - Prefix: none.

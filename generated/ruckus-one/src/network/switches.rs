@@ -2,4 +2,12315 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! switches.
 //!
+//! Switch configuration: the switches of a venue and their per-switch collections (VLANs, VE ports, static routes, LAGs, DHCP servers, ACLs, configuration backups and history), venue-level switch queries and settings (VLANs, trusted ports, AAA servers and settings, firmware schedules, stacks), switch profiles, CLI templates and web authentication page templates. The venue-less forms under /switches are deprecated (venue-less switch paths); their operations end in `_legacy`. Bodies are not shown by the document except the few switch, switch port and switch client fields listed among the release changes. The switch model enumeration gained six values in a release, but the document omits their identifiers (and the field name), so no model values are listed here.
+//!
 //! Spec: `spec/network/switches.yaml`.
+/// A switch as it appears in switch rows; the document names only the fields added in releases. The switch model enumeration gained six values whose identifiers the document omits, so the model is not typed here and stays among the unlisted fields.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Switch {
+    /// Order of the members of the switch's stack.
+    ///
+    /// Wire name `stackMemberOrder`; `string`; optional.
+    #[serde(
+        rename = "stackMemberOrder",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub stack_member_order: Option<String>,
+    /// Number of VE ports of the switch.
+    ///
+    /// Wire name `veCount`; `integer`; optional.
+    #[serde(rename = "veCount", default, skip_serializing_if = "Option::is_none")]
+    pub ve_count: Option<i64>,
+    /// Members of the switch's stack.
+    ///
+    /// Wire name `stackMembers`; `array<SwitchStackMember>`; optional.
+    #[serde(rename = "stackMembers", default, skip_serializing_if = "Option::is_none")]
+    pub stack_members: Option<Vec<SwitchStackMember>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Switch {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            stack_member_order: None,
+            ve_count: None,
+            stack_members: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// One member of a switch stack; the document names only `activeSwitch`.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchStackMember {
+    /// Active switch of the stack, as reported for this member.
+    ///
+    /// Wire name `activeSwitch`; `string`; optional.
+    #[serde(rename = "activeSwitch", default, skip_serializing_if = "Option::is_none")]
+    pub active_switch: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchStackMember {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            active_switch: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// One row of a switch client query; the document names only `clientAuthType`.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchClient {
+    /// How the client authenticated.
+    ///
+    /// Wire name `clientAuthType`; `string`; optional.
+    #[serde(rename = "clientAuthType", default, skip_serializing_if = "Option::is_none")]
+    pub client_auth_type: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchClient {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            client_auth_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// One row of a switch port query; the document names only the fields added in releases.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchPort {
+    /// Port name configured by the administrator; replaces `tag`.
+    ///
+    /// Wire name `tags`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<String>,
+    /// `tag`
+    ///
+    /// Wire name `tag`; `string`; optional.
+    /// Deprecated: Removed: replaced by `tags`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// Configured port speed.
+    ///
+    /// Wire name `portSpeedConfig`; `string`; optional.
+    #[serde(
+        rename = "portSpeedConfig",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub port_speed_config: Option<String>,
+    /// Connector type of the port.
+    ///
+    /// Wire name `portConnectorType`; `string`; optional.
+    #[serde(
+        rename = "portConnectorType",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub port_connector_type: Option<String>,
+    /// Default VLAN for authentication on the port.
+    ///
+    /// Wire name `authDefaultVlan`; `string`; optional.
+    #[serde(
+        rename = "authDefaultVlan",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub auth_default_vlan: Option<String>,
+    /// Ingress IPv6 ACL bound to the port; empty unless an IPv6 ACL is bound.
+    ///
+    /// Wire name `vsixIngressAclName`; `string`; optional.
+    #[serde(
+        rename = "vsixIngressAclName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub vsix_ingress_acl_name: Option<String>,
+    /// Egress IPv6 ACL bound to the port; empty unless an IPv6 ACL is bound.
+    ///
+    /// Wire name `vsixEgressAclName`; `string`; optional.
+    #[serde(
+        rename = "vsixEgressAclName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub vsix_egress_acl_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchPort {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            tags: None,
+            tag: None,
+            port_speed_config: None,
+            port_connector_type: None,
+            auth_default_vlan: None,
+            vsix_ingress_acl_name: None,
+            vsix_egress_acl_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Answer of the switch port queries: the query result envelope with switch port rows. The envelope is taken from public material; the row fields from the document.
+///
+/// Provenance: reference (Pagination styles (query bodies)).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchPortQueryResult {
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<SwitchPort>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<SwitchPort>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchPortQueryResult {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            total_count: None,
+            page: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Answer of the switch client queries: the query result envelope with switch client rows. The envelope is taken from public material; the row fields from the document.
+///
+/// Provenance: reference (Pagination styles (query bodies)).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchClientQueryResult {
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<SwitchClient>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<SwitchClient>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchClientQueryResult {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            total_count: None,
+            page: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+impl<'a> super::NetworkClient<'a> {
+    /// List switches of a venue.
+    ///
+    /// Lists the switches of a venue.
+    ///
+    /// `GET /venues/{venueId}/switches` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_switches(&self, venue_id: &str) -> ListVenueSwitches<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCHES,
+            &[venue_id],
+        );
+        ListVenueSwitches { req }
+    }
+    /// Add switches to a venue.
+    ///
+    /// Adds switches to a venue.
+    ///
+    /// `POST /venues/{venueId}/switches` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_switch(&self, venue_id: &str) -> CreateVenueSwitch<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_SWITCH,
+            &[venue_id],
+        );
+        CreateVenueSwitch { req }
+    }
+    /// Delete switches of a venue.
+    ///
+    /// Deletes switches of a venue.
+    ///
+    /// `DELETE /venues/{venueId}/switches` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_switches(&self, venue_id: &str) -> DeleteVenueSwitches<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCHES,
+            &[venue_id],
+        );
+        DeleteVenueSwitches { req }
+    }
+    /// Import switches into a venue.
+    ///
+    /// Starts an import of switches into a venue; see get_venue_switch_import_results for the outcome.
+    ///
+    /// `POST /venues/{venueId}/switches/importRequests` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The document does not say whether the body is a file upload; it is kept as an unshown JSON body.
+    pub fn create_venue_switch_import_request(
+        &self,
+        venue_id: &str,
+    ) -> CreateVenueSwitchImportRequest<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_SWITCH_IMPORT_REQUEST,
+            &[venue_id],
+        );
+        CreateVenueSwitchImportRequest {
+            req,
+        }
+    }
+    /// Get switch.
+    ///
+    /// Reads one switch of a venue.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` `Switch`
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_switch(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> GetVenueSwitch<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_SWITCH,
+            &[venue_id, switch_id],
+        );
+        GetVenueSwitch { req }
+    }
+    /// Update switch.
+    ///
+    /// Updates one switch of a venue.
+    ///
+    /// `PUT /venues/{venueId}/switches/{switchId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_switch(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> UpdateVenueSwitch<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_SWITCH,
+            &[venue_id, switch_id],
+        );
+        UpdateVenueSwitch { req }
+    }
+    /// Post switch.
+    ///
+    /// POST on one switch of a venue; the document does not say what it does beyond the method and path.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_venue_switch(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> AddVenueSwitch<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_VENUE_SWITCH,
+            &[venue_id, switch_id],
+        );
+        AddVenueSwitch { req }
+    }
+    /// Delete switch.
+    ///
+    /// Deletes one switch from a venue.
+    ///
+    /// `DELETE /venues/{venueId}/switches/{switchId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_switch(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> DeleteVenueSwitch<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCH,
+            &[venue_id, switch_id],
+        );
+        DeleteVenueSwitch { req }
+    }
+    /// Update switch positions.
+    ///
+    /// Updates the position of the switch.
+    ///
+    /// `PUT /venues/{venueId}/switches/{switchId}/positions` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_switch_positions(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> UpdateVenueSwitchPositions<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_SWITCH_POSITIONS,
+            &[venue_id, switch_id],
+        );
+        UpdateVenueSwitchPositions { req }
+    }
+    /// Get switch port settings.
+    ///
+    /// Reads the port settings of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/portSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_switch_port_settings(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> GetVenueSwitchPortSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_SWITCH_PORT_SETTINGS,
+            &[venue_id, switch_id],
+        );
+        GetVenueSwitchPortSettings { req }
+    }
+    /// Update switch port settings.
+    ///
+    /// Updates the port settings of a switch.
+    ///
+    /// `PUT /venues/{venueId}/switches/{switchId}/portSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_switch_port_settings(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> UpdateVenueSwitchPortSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_SWITCH_PORT_SETTINGS,
+            &[venue_id, switch_id],
+        );
+        UpdateVenueSwitchPortSettings {
+            req,
+        }
+    }
+    /// Post switch port settings.
+    ///
+    /// POST on the port settings of a switch; purpose not shown beyond the method and path.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}/portSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_switch_port_settings(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> CreateVenueSwitchPortSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_SWITCH_PORT_SETTINGS,
+            &[venue_id, switch_id],
+        );
+        CreateVenueSwitchPortSettings {
+            req,
+        }
+    }
+    /// Post port settings of several switches.
+    ///
+    /// POST on the port settings of the venue's switches (several switches at once).
+    ///
+    /// `POST /venues/{venueId}/switches/portSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_switches_port_settings(
+        &self,
+        venue_id: &str,
+    ) -> CreateVenueSwitchesPortSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_SWITCHES_PORT_SETTINGS,
+            &[venue_id],
+        );
+        CreateVenueSwitchesPortSettings {
+            req,
+        }
+    }
+    /// Update port settings of several switches.
+    ///
+    /// Updates the port settings of several switches of the venue at once.
+    ///
+    /// `PUT /venues/{venueId}/switches/portSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_switches_port_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueSwitchesPortSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_SWITCHES_PORT_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueSwitchesPortSettings {
+            req,
+        }
+    }
+    /// List switch VLANs.
+    ///
+    /// Lists the VLANs of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/vlans` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_switch_vlans(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> ListVenueSwitchVlans<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCH_VLANS,
+            &[venue_id, switch_id],
+        );
+        ListVenueSwitchVlans { req }
+    }
+    /// Add switch VLAN.
+    ///
+    /// Adds VLAN configuration to a switch.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}/vlans` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_switch_vlan(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> CreateVenueSwitchVlan<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_SWITCH_VLAN,
+            &[venue_id, switch_id],
+        );
+        CreateVenueSwitchVlan { req }
+    }
+    /// Delete switch VLANs.
+    ///
+    /// Deletes VLANs of a switch.
+    ///
+    /// `DELETE /venues/{venueId}/switches/{switchId}/vlans` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_switch_vlans(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> DeleteVenueSwitchVlans<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCH_VLANS,
+            &[venue_id, switch_id],
+        );
+        DeleteVenueSwitchVlans { req }
+    }
+    /// Get switch VLAN.
+    ///
+    /// Reads one VLAN of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `vlanId`: Identifier of the VLAN.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    pub fn get_venue_switch_vlan(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        vlan_id: &str,
+    ) -> GetVenueSwitchVlan<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_SWITCH_VLAN,
+            &[venue_id, switch_id, vlan_id],
+        );
+        GetVenueSwitchVlan { req }
+    }
+    /// Update switch VLAN.
+    ///
+    /// Updates one VLAN of a switch.
+    ///
+    /// `PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `vlanId`: Identifier of the VLAN.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    pub fn update_venue_switch_vlan(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        vlan_id: &str,
+    ) -> UpdateVenueSwitchVlan<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_SWITCH_VLAN,
+            &[venue_id, switch_id, vlan_id],
+        );
+        UpdateVenueSwitchVlan { req }
+    }
+    /// Delete switch VLAN.
+    ///
+    /// Deletes one VLAN of a switch.
+    ///
+    /// `DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `vlanId`: Identifier of the VLAN.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    pub fn delete_venue_switch_vlan(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        vlan_id: &str,
+    ) -> DeleteVenueSwitchVlan<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCH_VLAN,
+            &[venue_id, switch_id, vlan_id],
+        );
+        DeleteVenueSwitchVlan { req }
+    }
+    /// List switch VE ports.
+    ///
+    /// Lists the VE ports of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/vePorts` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_switch_ve_ports(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> ListVenueSwitchVePorts<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCH_VE_PORTS,
+            &[venue_id, switch_id],
+        );
+        ListVenueSwitchVePorts { req }
+    }
+    /// Add switch VE port.
+    ///
+    /// Adds VE port configuration to a switch.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}/vePorts` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_switch_ve_port(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> CreateVenueSwitchVePort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_SWITCH_VE_PORT,
+            &[venue_id, switch_id],
+        );
+        CreateVenueSwitchVePort { req }
+    }
+    /// Delete switch VE ports.
+    ///
+    /// Deletes VE ports of a switch.
+    ///
+    /// `DELETE /venues/{venueId}/switches/{switchId}/vePorts` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_switch_ve_ports(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> DeleteVenueSwitchVePorts<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCH_VE_PORTS,
+            &[venue_id, switch_id],
+        );
+        DeleteVenueSwitchVePorts { req }
+    }
+    /// Get switch VE port.
+    ///
+    /// Reads one VE port of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `vePortId`: Identifier of the VE port.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
+    pub fn get_venue_switch_ve_port(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        ve_port_id: &str,
+    ) -> GetVenueSwitchVePort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_SWITCH_VE_PORT,
+            &[venue_id, switch_id, ve_port_id],
+        );
+        GetVenueSwitchVePort { req }
+    }
+    /// Update switch VE port.
+    ///
+    /// Updates one VE port of a switch.
+    ///
+    /// `PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `vePortId`: Identifier of the VE port.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
+    pub fn update_venue_switch_ve_port(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        ve_port_id: &str,
+    ) -> UpdateVenueSwitchVePort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_SWITCH_VE_PORT,
+            &[venue_id, switch_id, ve_port_id],
+        );
+        UpdateVenueSwitchVePort { req }
+    }
+    /// Delete switch VE port.
+    ///
+    /// Deletes one VE port of a switch.
+    ///
+    /// `DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `vePortId`: Identifier of the VE port.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
+    pub fn delete_venue_switch_ve_port(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        ve_port_id: &str,
+    ) -> DeleteVenueSwitchVePort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCH_VE_PORT,
+            &[venue_id, switch_id, ve_port_id],
+        );
+        DeleteVenueSwitchVePort { req }
+    }
+    /// List switch static routes.
+    ///
+    /// Lists the static routes of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/staticRoutes` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_switch_static_routes(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> ListVenueSwitchStaticRoutes<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCH_STATIC_ROUTES,
+            &[venue_id, switch_id],
+        );
+        ListVenueSwitchStaticRoutes { req }
+    }
+    /// Add switch static route.
+    ///
+    /// Adds static route configuration to a switch.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}/staticRoutes` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_switch_static_route(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> CreateVenueSwitchStaticRoute<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_SWITCH_STATIC_ROUTE,
+            &[venue_id, switch_id],
+        );
+        CreateVenueSwitchStaticRoute {
+            req,
+        }
+    }
+    /// Delete switch static routes.
+    ///
+    /// Deletes static routes of a switch.
+    ///
+    /// `DELETE /venues/{venueId}/switches/{switchId}/staticRoutes` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_switch_static_routes(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> DeleteVenueSwitchStaticRoutes<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCH_STATIC_ROUTES,
+            &[venue_id, switch_id],
+        );
+        DeleteVenueSwitchStaticRoutes {
+            req,
+        }
+    }
+    /// Get switch static route.
+    ///
+    /// Reads one static route of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `staticRouteId`: Identifier of the static route.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
+    pub fn get_venue_switch_static_route(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        static_route_id: &str,
+    ) -> GetVenueSwitchStaticRoute<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_SWITCH_STATIC_ROUTE,
+            &[venue_id, switch_id, static_route_id],
+        );
+        GetVenueSwitchStaticRoute { req }
+    }
+    /// Update switch static route.
+    ///
+    /// Updates one static route of a switch.
+    ///
+    /// `PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `staticRouteId`: Identifier of the static route.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
+    pub fn update_venue_switch_static_route(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        static_route_id: &str,
+    ) -> UpdateVenueSwitchStaticRoute<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_SWITCH_STATIC_ROUTE,
+            &[venue_id, switch_id, static_route_id],
+        );
+        UpdateVenueSwitchStaticRoute {
+            req,
+        }
+    }
+    /// Delete switch static route.
+    ///
+    /// Deletes one static route of a switch.
+    ///
+    /// `DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `staticRouteId`: Identifier of the static route.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
+    pub fn delete_venue_switch_static_route(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        static_route_id: &str,
+    ) -> DeleteVenueSwitchStaticRoute<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCH_STATIC_ROUTE,
+            &[venue_id, switch_id, static_route_id],
+        );
+        DeleteVenueSwitchStaticRoute {
+            req,
+        }
+    }
+    /// List switch LAGs.
+    ///
+    /// Lists the LAGs of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/lags` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_switch_lags(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> ListVenueSwitchLags<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCH_LAGS,
+            &[venue_id, switch_id],
+        );
+        ListVenueSwitchLags { req }
+    }
+    /// Add switch LAG.
+    ///
+    /// Adds LAG configuration to a switch.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}/lags` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_switch_lag(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> CreateVenueSwitchLag<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_SWITCH_LAG,
+            &[venue_id, switch_id],
+        );
+        CreateVenueSwitchLag { req }
+    }
+    /// Delete switch LAGs.
+    ///
+    /// Deletes LAGs of a switch.
+    ///
+    /// `DELETE /venues/{venueId}/switches/{switchId}/lags` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_switch_lags(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> DeleteVenueSwitchLags<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCH_LAGS,
+            &[venue_id, switch_id],
+        );
+        DeleteVenueSwitchLags { req }
+    }
+    /// Get switch LAG.
+    ///
+    /// Reads one LAG of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/lags/{lagId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `lagId`: Identifier of the link aggregation group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
+    pub fn get_venue_switch_lag(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        lag_id: &str,
+    ) -> GetVenueSwitchLag<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_SWITCH_LAG,
+            &[venue_id, switch_id, lag_id],
+        );
+        GetVenueSwitchLag { req }
+    }
+    /// Update switch LAG.
+    ///
+    /// Updates one LAG of a switch.
+    ///
+    /// `PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `lagId`: Identifier of the link aggregation group.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
+    pub fn update_venue_switch_lag(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        lag_id: &str,
+    ) -> UpdateVenueSwitchLag<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_SWITCH_LAG,
+            &[venue_id, switch_id, lag_id],
+        );
+        UpdateVenueSwitchLag { req }
+    }
+    /// Delete switch LAG.
+    ///
+    /// Deletes one LAG of a switch.
+    ///
+    /// `DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `lagId`: Identifier of the link aggregation group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
+    pub fn delete_venue_switch_lag(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        lag_id: &str,
+    ) -> DeleteVenueSwitchLag<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCH_LAG,
+            &[venue_id, switch_id, lag_id],
+        );
+        DeleteVenueSwitchLag { req }
+    }
+    /// List switch DHCP servers.
+    ///
+    /// Lists the DHCP servers of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/dhcpServers` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_switch_dhcp_servers(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> ListVenueSwitchDhcpServers<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCH_DHCP_SERVERS,
+            &[venue_id, switch_id],
+        );
+        ListVenueSwitchDhcpServers { req }
+    }
+    /// Add switch DHCP server.
+    ///
+    /// Adds DHCP server configuration to a switch.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}/dhcpServers` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_switch_dhcp_server(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> CreateVenueSwitchDhcpServer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_SWITCH_DHCP_SERVER,
+            &[venue_id, switch_id],
+        );
+        CreateVenueSwitchDhcpServer { req }
+    }
+    /// Delete switch DHCP servers.
+    ///
+    /// Deletes DHCP servers of a switch.
+    ///
+    /// `DELETE /venues/{venueId}/switches/{switchId}/dhcpServers` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_switch_dhcp_servers(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> DeleteVenueSwitchDhcpServers<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCH_DHCP_SERVERS,
+            &[venue_id, switch_id],
+        );
+        DeleteVenueSwitchDhcpServers {
+            req,
+        }
+    }
+    /// Get switch DHCP server.
+    ///
+    /// Reads one DHCP server of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
+    pub fn get_venue_switch_dhcp_server(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        dhcp_server_id: &str,
+    ) -> GetVenueSwitchDhcpServer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_SWITCH_DHCP_SERVER,
+            &[venue_id, switch_id, dhcp_server_id],
+        );
+        GetVenueSwitchDhcpServer { req }
+    }
+    /// Update switch DHCP server.
+    ///
+    /// Updates one DHCP server of a switch.
+    ///
+    /// `PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
+    pub fn update_venue_switch_dhcp_server(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        dhcp_server_id: &str,
+    ) -> UpdateVenueSwitchDhcpServer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_SWITCH_DHCP_SERVER,
+            &[venue_id, switch_id, dhcp_server_id],
+        );
+        UpdateVenueSwitchDhcpServer { req }
+    }
+    /// Delete switch DHCP server.
+    ///
+    /// Deletes one DHCP server of a switch.
+    ///
+    /// `DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
+    pub fn delete_venue_switch_dhcp_server(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        dhcp_server_id: &str,
+    ) -> DeleteVenueSwitchDhcpServer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCH_DHCP_SERVER,
+            &[venue_id, switch_id, dhcp_server_id],
+        );
+        DeleteVenueSwitchDhcpServer { req }
+    }
+    /// Query switch VLANs.
+    ///
+    /// Queries the VLANs of a switch.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}/vlans/query` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_switch_vlans(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> QueryVenueSwitchVlans<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_SWITCH_VLANS,
+            &[venue_id, switch_id],
+        );
+        QueryVenueSwitchVlans { req }
+    }
+    /// Query switch VE ports.
+    ///
+    /// Queries the VE ports of a switch.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}/vePorts/query` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_switch_ve_ports(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> QueryVenueSwitchVePorts<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_SWITCH_VE_PORTS,
+            &[venue_id, switch_id],
+        );
+        QueryVenueSwitchVePorts { req }
+    }
+    /// Query switch DHCP servers.
+    ///
+    /// Queries the DHCP servers of a switch.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}/dhcpServers/query` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_switch_dhcp_servers(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> QueryVenueSwitchDhcpServers<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_SWITCH_DHCP_SERVERS,
+            &[venue_id, switch_id],
+        );
+        QueryVenueSwitchDhcpServers { req }
+    }
+    /// Query switch ACLs.
+    ///
+    /// Queries the ACLs of a switch.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}/acls/query` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_switch_acls(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> QueryVenueSwitchAcls<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_SWITCH_ACLS,
+            &[venue_id, switch_id],
+        );
+        QueryVenueSwitchAcls { req }
+    }
+    /// Query switch configuration backups.
+    ///
+    /// Queries the configuration backups of a switch.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}/configBackups/query` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_switch_config_backups(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> QueryVenueSwitchConfigBackups<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_SWITCH_CONFIG_BACKUPS,
+            &[venue_id, switch_id],
+        );
+        QueryVenueSwitchConfigBackups {
+            req,
+        }
+    }
+    /// List switch ACLs.
+    ///
+    /// Lists the ACLs of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/acls` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_switch_acls(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> ListVenueSwitchAcls<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCH_ACLS,
+            &[venue_id, switch_id],
+        );
+        ListVenueSwitchAcls { req }
+    }
+    /// List switch ACL unions.
+    ///
+    /// Lists the combined ACLs of a switch (aclUnions).
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/aclUnions` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_switch_acl_unions(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> ListVenueSwitchAclUnions<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCH_ACL_UNIONS,
+            &[venue_id, switch_id],
+        );
+        ListVenueSwitchAclUnions { req }
+    }
+    /// List switch VLAN unions.
+    ///
+    /// Lists the combined VLANs of a switch (vlanUnions).
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/vlanUnions` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_switch_vlan_unions(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> ListVenueSwitchVlanUnions<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCH_VLAN_UNIONS,
+            &[venue_id, switch_id],
+        );
+        ListVenueSwitchVlanUnions { req }
+    }
+    /// Sync or reboot switch.
+    ///
+    /// Asks the switch to synchronize or to reboot.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}/deviceRequests` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_switch_device_request(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> CreateVenueSwitchDeviceRequest<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_SWITCH_DEVICE_REQUEST,
+            &[venue_id, switch_id],
+        );
+        CreateVenueSwitchDeviceRequest {
+            req,
+        }
+    }
+    /// Change switch DHCP server state.
+    ///
+    /// Changes the state of the switch's DHCP service.
+    ///
+    /// `PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_venue_switch_dhcp_server_states(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> PatchVenueSwitchDhcpServerStates<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_VENUE_SWITCH_DHCP_SERVER_STATES,
+            &[venue_id, switch_id],
+        );
+        PatchVenueSwitchDhcpServerStates {
+            req,
+        }
+    }
+    /// Query switch configuration history.
+    ///
+    /// Queries the configuration history details of a switch.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}/configHistDetails/query` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_switch_config_hist_details(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> QueryVenueSwitchConfigHistDetails<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_SWITCH_CONFIG_HIST_DETAILS,
+            &[venue_id, switch_id],
+        );
+        QueryVenueSwitchConfigHistDetails {
+            req,
+        }
+    }
+    /// List configuration history of a transaction.
+    ///
+    /// Reads the configuration history details of one configuration transaction of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `transactionId`: Identifier of the configuration transaction.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_switch_transaction_config_hist_details(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        transaction_id: &str,
+    ) -> ListVenueSwitchTransactionConfigHistDetails<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS,
+            &[venue_id, switch_id, transaction_id],
+        );
+        ListVenueSwitchTransactionConfigHistDetails {
+            req,
+        }
+    }
+    /// List switch configuration backups.
+    ///
+    /// Lists the configuration backups of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/configBackups` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_switch_config_backups(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> ListVenueSwitchConfigBackups<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCH_CONFIG_BACKUPS,
+            &[venue_id, switch_id],
+        );
+        ListVenueSwitchConfigBackups {
+            req,
+        }
+    }
+    /// Back up switch configuration.
+    ///
+    /// Creates a configuration backup of a switch.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}/configBackups` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_switch_config_backup(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> CreateVenueSwitchConfigBackup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_SWITCH_CONFIG_BACKUP,
+            &[venue_id, switch_id],
+        );
+        CreateVenueSwitchConfigBackup {
+            req,
+        }
+    }
+    /// Delete switch configuration backups.
+    ///
+    /// Deletes configuration backups of a switch.
+    ///
+    /// `DELETE /venues/{venueId}/switches/{switchId}/configBackups` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_switch_config_backups(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> DeleteVenueSwitchConfigBackups<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCH_CONFIG_BACKUPS,
+            &[venue_id, switch_id],
+        );
+        DeleteVenueSwitchConfigBackups {
+            req,
+        }
+    }
+    /// Get switch configuration backup.
+    ///
+    /// Reads one configuration backup of a switch.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `configBackupId`: Identifier of the configuration backup.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_switch_config_backup(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        config_backup_id: &str,
+    ) -> GetVenueSwitchConfigBackup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_SWITCH_CONFIG_BACKUP,
+            &[venue_id, switch_id, config_backup_id],
+        );
+        GetVenueSwitchConfigBackup { req }
+    }
+    /// Delete switch configuration backup.
+    ///
+    /// Deletes one configuration backup of a switch.
+    ///
+    /// `DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `configBackupId`: Identifier of the configuration backup.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_switch_config_backup(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        config_backup_id: &str,
+    ) -> DeleteVenueSwitchConfigBackup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCH_CONFIG_BACKUP,
+            &[venue_id, switch_id, config_backup_id],
+        );
+        DeleteVenueSwitchConfigBackup {
+            req,
+        }
+    }
+    /// Restore switch configuration backup.
+    ///
+    /// Restores the switch configuration from this backup.
+    ///
+    /// `PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `configBackupId`: Identifier of the configuration backup.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_venue_switch_config_backup(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        config_backup_id: &str,
+    ) -> PatchVenueSwitchConfigBackup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_VENUE_SWITCH_CONFIG_BACKUP,
+            &[venue_id, switch_id, config_backup_id],
+        );
+        PatchVenueSwitchConfigBackup {
+            req,
+        }
+    }
+    /// Compare switch configuration backups.
+    ///
+    /// Compares configuration backups of a switch.
+    ///
+    /// `POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_switch_config_backup_comparison(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+    ) -> CreateVenueSwitchConfigBackupComparison<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON,
+            &[venue_id, switch_id],
+        );
+        CreateVenueSwitchConfigBackupComparison {
+            req,
+        }
+    }
+    /// Get formatted backup configuration.
+    ///
+    /// Reads the formatted configuration of one backup.
+    ///
+    /// `GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `configBackupId`: Identifier of the configuration backup.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_switch_config_backup_formatted_configs(
+        &self,
+        venue_id: &str,
+        switch_id: &str,
+        config_backup_id: &str,
+    ) -> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS,
+            &[venue_id, switch_id, config_backup_id],
+        );
+        GetVenueSwitchConfigBackupFormattedConfigs {
+            req,
+        }
+    }
+    /// Request switch power cycle.
+    ///
+    /// Requests a power cycle (powerCycleRequests); targets are given in the body, which is not shown.
+    ///
+    /// `POST /venues/switches/powerCycleRequests` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_switch_power_cycle_request(
+        &self,
+    ) -> CreateVenueSwitchPowerCycleRequest<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST,
+            &[],
+        );
+        CreateVenueSwitchPowerCycleRequest {
+            req,
+        }
+    }
+    /// Query switch members.
+    ///
+    /// Queries switch (stack) members across venues.
+    ///
+    /// `POST /venues/switches/members/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_switch_members(&self) -> QueryVenueSwitchMembers<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_SWITCH_MEMBERS,
+            &[],
+        );
+        QueryVenueSwitchMembers { req }
+    }
+    /// Query switch ports.
+    ///
+    /// Queries switch ports across venues; rows are switch ports.
+    ///
+    /// `POST /venues/switches/switchPorts/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `SwitchPortQueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Accepts sortByCountField.
+    pub fn query_venue_switch_ports(&self) -> QueryVenueSwitchPorts<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_SWITCH_PORTS,
+            &[],
+        );
+        QueryVenueSwitchPorts { req }
+    }
+    /// Query switch clients.
+    ///
+    /// Queries clients of switches across venues; rows are switch clients.
+    ///
+    /// `POST /venues/switches/clients/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `SwitchClientQueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Accepts sortByCountField.
+    pub fn query_venue_switch_clients(&self) -> QueryVenueSwitchClients<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_SWITCH_CLIENTS,
+            &[],
+        );
+        QueryVenueSwitchClients { req }
+    }
+    /// Export switches as CSV.
+    ///
+    /// Exports the switches matching a query as a CSV file.
+    ///
+    /// `POST /venues/switches/query/csvFiles` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `text/csv` bytes
+    /// - Media types: Content-Type `application/json`, Accept `text/csv`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Accepts sortByCountField.
+    pub fn export_venue_switches_csv(&self) -> ExportVenueSwitchesCsv<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &EXPORT_VENUE_SWITCHES_CSV,
+            &[],
+        );
+        ExportVenueSwitchesCsv { req }
+    }
+    /// Get switch aggregation details.
+    ///
+    /// Reads aggregated switch details (aggregationDetails) for the selection given in the body.
+    ///
+    /// `POST /venues/switches/aggregationDetails` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn fetch_venue_switch_aggregation_details(
+        &self,
+    ) -> FetchVenueSwitchAggregationDetails<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &FETCH_VENUE_SWITCH_AGGREGATION_DETAILS,
+            &[],
+        );
+        FetchVenueSwitchAggregationDetails {
+            req,
+        }
+    }
+    /// Query venue VLANs.
+    ///
+    /// Queries the VLANs of a venue's switches.
+    ///
+    /// `POST /venues/{venueId}/vlans/query` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_vlans(&self, venue_id: &str) -> QueryVenueVlans<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_VLANS,
+            &[venue_id],
+        );
+        QueryVenueVlans { req }
+    }
+    /// Query venue tagged VLANs.
+    ///
+    /// Queries the tagged VLANs of a venue's switches.
+    ///
+    /// `POST /venues/{venueId}/taggedVlans/query` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_tagged_vlans(&self, venue_id: &str) -> QueryVenueTaggedVlans<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_TAGGED_VLANS,
+            &[venue_id],
+        );
+        QueryVenueTaggedVlans { req }
+    }
+    /// Query venue untagged VLANs.
+    ///
+    /// Queries the untagged VLANs of a venue's switches.
+    ///
+    /// `POST /venues/{venueId}/untaggedVlans/query` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_untagged_vlans(
+        &self,
+        venue_id: &str,
+    ) -> QueryVenueUntaggedVlans<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_UNTAGGED_VLANS,
+            &[venue_id],
+        );
+        QueryVenueUntaggedVlans { req }
+    }
+    /// Query venue VE ports.
+    ///
+    /// Queries the VE ports of a venue's switches.
+    ///
+    /// `POST /venues/{venueId}/vePorts/query` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_ve_ports(&self, venue_id: &str) -> QueryVenueVePorts<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_VE_PORTS,
+            &[venue_id],
+        );
+        QueryVenueVePorts { req }
+    }
+    /// Query venue AAA servers.
+    ///
+    /// Queries the AAA servers of a venue's switches.
+    ///
+    /// `POST /venues/{venueId}/aaaServers/query` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_aaa_servers(&self, venue_id: &str) -> QueryVenueAaaServers<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_AAA_SERVERS,
+            &[venue_id],
+        );
+        QueryVenueAaaServers { req }
+    }
+    /// List venue VLANs.
+    ///
+    /// Lists the VLANs of a venue.
+    ///
+    /// `GET /venues/{venueId}/vlans` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_vlans(&self, venue_id: &str) -> ListVenueVlans<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_VLANS,
+            &[venue_id],
+        );
+        ListVenueVlans { req }
+    }
+    /// List venue trusted ports.
+    ///
+    /// Lists the trusted ports of a venue.
+    ///
+    /// `GET /venues/{venueId}/trustedPorts` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_trusted_ports(&self, venue_id: &str) -> ListVenueTrustedPorts<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_TRUSTED_PORTS,
+            &[venue_id],
+        );
+        ListVenueTrustedPorts { req }
+    }
+    /// List ACLs of the venue's switch profiles.
+    ///
+    /// Lists the ACLs of the switch profiles applied to a venue.
+    ///
+    /// `GET /venues/{venueId}/switchProfiles/acls` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_switch_profile_acls(
+        &self,
+        venue_id: &str,
+    ) -> ListVenueSwitchProfileAcls<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCH_PROFILE_ACLS,
+            &[venue_id],
+        );
+        ListVenueSwitchProfileAcls { req }
+    }
+    /// List VLANs of the venue's switch profiles.
+    ///
+    /// Lists the VLANs of the switch profiles applied to a venue.
+    ///
+    /// `GET /venues/{venueId}/switchProfiles/vlans` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_switch_profile_vlans(
+        &self,
+        venue_id: &str,
+    ) -> ListVenueSwitchProfileVlans<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_SWITCH_PROFILE_VLANS,
+            &[venue_id],
+        );
+        ListVenueSwitchProfileVlans { req }
+    }
+    /// Get switch import results.
+    ///
+    /// Reads the results of a switch import into a venue.
+    ///
+    /// `GET /venues/{venueId}/switches/importResults` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Query parameter `operationRequestId` (`string`, builder method `operation_request_id`)
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_switch_import_results(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueSwitchImportResults<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_SWITCH_IMPORT_RESULTS,
+            &[venue_id],
+        );
+        GetVenueSwitchImportResults { req }
+    }
+    /// Apply switch profile to venue.
+    ///
+    /// Associates a switch profile with a venue.
+    ///
+    /// `PUT /venues/{venueId}/switchProfiles/{switchProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_switch_profile_to_venue(
+        &self,
+        venue_id: &str,
+        switch_profile_id: &str,
+    ) -> AddSwitchProfileToVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_SWITCH_PROFILE_TO_VENUE,
+            &[venue_id, switch_profile_id],
+        );
+        AddSwitchProfileToVenue { req }
+    }
+    /// Remove switch profile from venue.
+    ///
+    /// Removes a switch profile from a venue.
+    ///
+    /// `DELETE /venues/{venueId}/switchProfiles/{switchProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn remove_switch_profile_from_venue(
+        &self,
+        venue_id: &str,
+        switch_profile_id: &str,
+    ) -> RemoveSwitchProfileFromVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_SWITCH_PROFILE_FROM_VENUE,
+            &[venue_id, switch_profile_id],
+        );
+        RemoveSwitchProfileFromVenue {
+            req,
+        }
+    }
+    /// Apply CLI template to venue.
+    ///
+    /// Associates a CLI template with a venue.
+    ///
+    /// `PUT /venues/{venueId}/cliTemplates/{cliTemplateId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_cli_template_to_venue(
+        &self,
+        venue_id: &str,
+        cli_template_id: &str,
+    ) -> AddCliTemplateToVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_CLI_TEMPLATE_TO_VENUE,
+            &[venue_id, cli_template_id],
+        );
+        AddCliTemplateToVenue { req }
+    }
+    /// Remove CLI template from venue.
+    ///
+    /// Removes a CLI template from a venue.
+    ///
+    /// `DELETE /venues/{venueId}/cliTemplates/{cliTemplateId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn remove_cli_template_from_venue(
+        &self,
+        venue_id: &str,
+        cli_template_id: &str,
+    ) -> RemoveCliTemplateFromVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_CLI_TEMPLATE_FROM_VENUE,
+            &[venue_id, cli_template_id],
+        );
+        RemoveCliTemplateFromVenue { req }
+    }
+    /// Delete switch stack.
+    ///
+    /// Deletes a switch stack of a venue, named by a switch serial number.
+    ///
+    /// `DELETE /venues/{venueId}/stacks/{stackSwitchSerialNumber}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `stackSwitchSerialNumber`: Serial number of the stack's switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_stack(
+        &self,
+        venue_id: &str,
+        stack_switch_serial_number: &str,
+    ) -> DeleteVenueStack<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_STACK,
+            &[venue_id, stack_switch_serial_number],
+        );
+        DeleteVenueStack { req }
+    }
+    /// Update venue switch firmware schedule.
+    ///
+    /// Updates the switch firmware upgrade schedule of a venue.
+    ///
+    /// `PUT /venues/{venueId}/switchFirmwares/schedules` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_switch_firmware_schedules(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueSwitchFirmwareSchedules<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_SWITCH_FIRMWARE_SCHEDULES,
+            &[venue_id],
+        );
+        UpdateVenueSwitchFirmwareSchedules {
+            req,
+        }
+    }
+    /// Create venue switch firmware schedule.
+    ///
+    /// Creates a switch firmware upgrade schedule for a venue.
+    ///
+    /// `POST /venues/{venueId}/switchFirmwares/schedules` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_switch_firmware_schedule(
+        &self,
+        venue_id: &str,
+    ) -> CreateVenueSwitchFirmwareSchedule<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE,
+            &[venue_id],
+        );
+        CreateVenueSwitchFirmwareSchedule {
+            req,
+        }
+    }
+    /// Delete venue switch firmware schedule.
+    ///
+    /// Deletes the switch firmware upgrade schedule of a venue.
+    ///
+    /// `DELETE /venues/{venueId}/switchFirmwares/schedules` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_switch_firmware_schedules(
+        &self,
+        venue_id: &str,
+    ) -> DeleteVenueSwitchFirmwareSchedules<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCH_FIRMWARE_SCHEDULES,
+            &[venue_id],
+        );
+        DeleteVenueSwitchFirmwareSchedules {
+            req,
+        }
+    }
+    /// List switch firmware versions.
+    ///
+    /// Lists the available switch firmware versions of one kind.
+    ///
+    /// `GET /switchFirmwares/versions/{versionType}` on the Network management API.
+    ///
+    /// - Path parameter `versionType`: Kind of firmware versions to list.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_switch_firmware_versions(
+        &self,
+        version_type: &str,
+    ) -> ListSwitchFirmwareVersions<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_FIRMWARE_VERSIONS,
+            &[version_type],
+        );
+        ListSwitchFirmwareVersions { req }
+    }
+    /// List current switch firmware versions.
+    ///
+    /// Lists the current switch firmware versions.
+    ///
+    /// `GET /switchFirmwares/currentVersions` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_switch_firmware_current_versions(
+        &self,
+    ) -> ListSwitchFirmwareCurrentVersions<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS,
+            &[],
+        );
+        ListSwitchFirmwareCurrentVersions {
+            req,
+        }
+    }
+    /// Query switch firmware schedules.
+    ///
+    /// Queries switch firmware upgrade schedules.
+    ///
+    /// `POST /switchFirmwares/schedules/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_switch_firmware_schedules(&self) -> QuerySwitchFirmwareSchedules<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_SWITCH_FIRMWARE_SCHEDULES,
+            &[],
+        );
+        QuerySwitchFirmwareSchedules {
+            req,
+        }
+    }
+    /// Query switches of firmware schedules.
+    ///
+    /// Queries the switches covered by firmware upgrade schedules.
+    ///
+    /// `POST /switchFirmwares/schedules/switches/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_switch_firmware_schedule_switches(
+        &self,
+    ) -> QuerySwitchFirmwareScheduleSwitches<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES,
+            &[],
+        );
+        QuerySwitchFirmwareScheduleSwitches {
+            req,
+        }
+    }
+    /// Query switch firmware upgrade status.
+    ///
+    /// Queries the details of switch firmware upgrade status across venues.
+    ///
+    /// `POST /venues/switchFirmwares/upgradeStatusDetails/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_switch_firmware_upgrade_status_details(
+        &self,
+    ) -> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_SWITCH_FIRMWARE_UPGRADE_STATUS_DETAILS,
+            &[],
+        );
+        QueryVenueSwitchFirmwareUpgradeStatusDetails {
+            req,
+        }
+    }
+    /// Create venue AAA server.
+    ///
+    /// Adds an AAA server to a venue's switch settings.
+    ///
+    /// `POST /venues/{venueId}/aaaServers` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_aaa_server(&self, venue_id: &str) -> CreateVenueAaaServer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_AAA_SERVER,
+            &[venue_id],
+        );
+        CreateVenueAaaServer { req }
+    }
+    /// Delete venue AAA servers.
+    ///
+    /// Deletes AAA servers of a venue.
+    ///
+    /// `DELETE /venues/{venueId}/aaaServers` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_aaa_servers(&self, venue_id: &str) -> DeleteVenueAaaServers<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_AAA_SERVERS,
+            &[venue_id],
+        );
+        DeleteVenueAaaServers { req }
+    }
+    /// Get venue AAA server.
+    ///
+    /// Reads one AAA server of a venue.
+    ///
+    /// `GET /venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `aaaServerId`: Identifier of the AAA server.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_aaa_server(
+        &self,
+        venue_id: &str,
+        aaa_server_id: &str,
+    ) -> GetVenueAaaServer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AAA_SERVER,
+            &[venue_id, aaa_server_id],
+        );
+        GetVenueAaaServer { req }
+    }
+    /// Update venue AAA server.
+    ///
+    /// Updates one AAA server of a venue.
+    ///
+    /// `PUT /venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `aaaServerId`: Identifier of the AAA server.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_aaa_server(
+        &self,
+        venue_id: &str,
+        aaa_server_id: &str,
+    ) -> UpdateVenueAaaServer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AAA_SERVER,
+            &[venue_id, aaa_server_id],
+        );
+        UpdateVenueAaaServer { req }
+    }
+    /// Delete venue AAA server.
+    ///
+    /// Deletes one AAA server of a venue.
+    ///
+    /// `DELETE /venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `aaaServerId`: Identifier of the AAA server.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_aaa_server(
+        &self,
+        venue_id: &str,
+        aaa_server_id: &str,
+    ) -> DeleteVenueAaaServer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_AAA_SERVER,
+            &[venue_id, aaa_server_id],
+        );
+        DeleteVenueAaaServer { req }
+    }
+    /// Update venue AAA settings.
+    ///
+    /// Updates the switch AAA settings of a venue.
+    ///
+    /// `PUT /venues/{venueId}/aaaSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_aaa_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueAaaSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AAA_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueAaaSettings { req }
+    }
+    /// Delete venue switch settings.
+    ///
+    /// Deletes (resets) the switch settings of a venue.
+    ///
+    /// `DELETE /venues/{venueId}/switchSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_switch_settings(
+        &self,
+        venue_id: &str,
+    ) -> DeleteVenueSwitchSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_SWITCH_SETTINGS,
+            &[venue_id],
+        );
+        DeleteVenueSwitchSettings { req }
+    }
+    /// List switch profiles.
+    ///
+    /// Lists the switch profiles.
+    ///
+    /// `GET /switchProfiles` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_switch_profiles(&self) -> ListSwitchProfiles<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_PROFILES,
+            &[],
+        );
+        ListSwitchProfiles { req }
+    }
+    /// Create switch profile.
+    ///
+    /// Creates a switch profile.
+    ///
+    /// `POST /switchProfiles` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_switch_profile(&self) -> CreateSwitchProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_PROFILE,
+            &[],
+        );
+        CreateSwitchProfile { req }
+    }
+    /// Delete switch profiles.
+    ///
+    /// Deletes switch profiles.
+    ///
+    /// `DELETE /switchProfiles` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_switch_profiles(&self) -> DeleteSwitchProfiles<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_PROFILES,
+            &[],
+        );
+        DeleteSwitchProfiles { req }
+    }
+    /// List switch profile ACLs.
+    ///
+    /// Lists the ACLs of a switch profile.
+    ///
+    /// `GET /switchProfiles/{switchProfileId}/acls` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_switch_profile_acls(
+        &self,
+        switch_profile_id: &str,
+    ) -> ListSwitchProfileAcls<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_PROFILE_ACLS,
+            &[switch_profile_id],
+        );
+        ListSwitchProfileAcls { req }
+    }
+    /// Create switch profile ACL.
+    ///
+    /// Adds a ACL to a switch profile.
+    ///
+    /// `POST /switchProfiles/{switchProfileId}/acls` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_switch_profile_acl(
+        &self,
+        switch_profile_id: &str,
+    ) -> CreateSwitchProfileAcl<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_PROFILE_ACL,
+            &[switch_profile_id],
+        );
+        CreateSwitchProfileAcl { req }
+    }
+    /// Delete switch profile ACLs.
+    ///
+    /// Deletes ACLs of a switch profile.
+    ///
+    /// `DELETE /switchProfiles/{switchProfileId}/acls` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_switch_profile_acls(
+        &self,
+        switch_profile_id: &str,
+    ) -> DeleteSwitchProfileAcls<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_PROFILE_ACLS,
+            &[switch_profile_id],
+        );
+        DeleteSwitchProfileAcls { req }
+    }
+    /// Get switch profile ACL.
+    ///
+    /// Reads one ACL of a switch profile.
+    ///
+    /// `GET /switchProfiles/{switchProfileId}/acls/{aclId}` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Path parameter `aclId`: Identifier of the ACL.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name aclId chosen; the document gives the item form without naming its placeholder).
+    pub fn get_switch_profile_acl(
+        &self,
+        switch_profile_id: &str,
+        acl_id: &str,
+    ) -> GetSwitchProfileAcl<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SWITCH_PROFILE_ACL,
+            &[switch_profile_id, acl_id],
+        );
+        GetSwitchProfileAcl { req }
+    }
+    /// Update switch profile ACL.
+    ///
+    /// Updates one ACL of a switch profile.
+    ///
+    /// `PUT /switchProfiles/{switchProfileId}/acls/{aclId}` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Path parameter `aclId`: Identifier of the ACL.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name aclId chosen; the document gives the item form without naming its placeholder).
+    pub fn update_switch_profile_acl(
+        &self,
+        switch_profile_id: &str,
+        acl_id: &str,
+    ) -> UpdateSwitchProfileAcl<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_SWITCH_PROFILE_ACL,
+            &[switch_profile_id, acl_id],
+        );
+        UpdateSwitchProfileAcl { req }
+    }
+    /// Delete switch profile ACL.
+    ///
+    /// Deletes one ACL of a switch profile.
+    ///
+    /// `DELETE /switchProfiles/{switchProfileId}/acls/{aclId}` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Path parameter `aclId`: Identifier of the ACL.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name aclId chosen; the document gives the item form without naming its placeholder).
+    pub fn delete_switch_profile_acl(
+        &self,
+        switch_profile_id: &str,
+        acl_id: &str,
+    ) -> DeleteSwitchProfileAcl<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_PROFILE_ACL,
+            &[switch_profile_id, acl_id],
+        );
+        DeleteSwitchProfileAcl { req }
+    }
+    /// List switch profile trusted ports.
+    ///
+    /// Lists the trusted ports of a switch profile.
+    ///
+    /// `GET /switchProfiles/{switchProfileId}/trustedPorts` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_switch_profile_trusted_ports(
+        &self,
+        switch_profile_id: &str,
+    ) -> ListSwitchProfileTrustedPorts<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_PROFILE_TRUSTED_PORTS,
+            &[switch_profile_id],
+        );
+        ListSwitchProfileTrustedPorts {
+            req,
+        }
+    }
+    /// Create switch profile trusted port.
+    ///
+    /// Adds a trusted port to a switch profile.
+    ///
+    /// `POST /switchProfiles/{switchProfileId}/trustedPorts` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_switch_profile_trusted_port(
+        &self,
+        switch_profile_id: &str,
+    ) -> CreateSwitchProfileTrustedPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_PROFILE_TRUSTED_PORT,
+            &[switch_profile_id],
+        );
+        CreateSwitchProfileTrustedPort {
+            req,
+        }
+    }
+    /// Delete switch profile trusted ports.
+    ///
+    /// Deletes trusted ports of a switch profile.
+    ///
+    /// `DELETE /switchProfiles/{switchProfileId}/trustedPorts` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_switch_profile_trusted_ports(
+        &self,
+        switch_profile_id: &str,
+    ) -> DeleteSwitchProfileTrustedPorts<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_PROFILE_TRUSTED_PORTS,
+            &[switch_profile_id],
+        );
+        DeleteSwitchProfileTrustedPorts {
+            req,
+        }
+    }
+    /// Get switch profile trusted port.
+    ///
+    /// Reads one trusted port of a switch profile.
+    ///
+    /// `GET /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Path parameter `trustedPortId`: Identifier of the trusted port.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name trustedPortId chosen; the document gives the item form without naming its placeholder).
+    pub fn get_switch_profile_trusted_port(
+        &self,
+        switch_profile_id: &str,
+        trusted_port_id: &str,
+    ) -> GetSwitchProfileTrustedPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SWITCH_PROFILE_TRUSTED_PORT,
+            &[switch_profile_id, trusted_port_id],
+        );
+        GetSwitchProfileTrustedPort { req }
+    }
+    /// Update switch profile trusted port.
+    ///
+    /// Updates one trusted port of a switch profile.
+    ///
+    /// `PUT /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Path parameter `trustedPortId`: Identifier of the trusted port.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name trustedPortId chosen; the document gives the item form without naming its placeholder).
+    pub fn update_switch_profile_trusted_port(
+        &self,
+        switch_profile_id: &str,
+        trusted_port_id: &str,
+    ) -> UpdateSwitchProfileTrustedPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_SWITCH_PROFILE_TRUSTED_PORT,
+            &[switch_profile_id, trusted_port_id],
+        );
+        UpdateSwitchProfileTrustedPort {
+            req,
+        }
+    }
+    /// Delete switch profile trusted port.
+    ///
+    /// Deletes one trusted port of a switch profile.
+    ///
+    /// `DELETE /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Path parameter `trustedPortId`: Identifier of the trusted port.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name trustedPortId chosen; the document gives the item form without naming its placeholder).
+    pub fn delete_switch_profile_trusted_port(
+        &self,
+        switch_profile_id: &str,
+        trusted_port_id: &str,
+    ) -> DeleteSwitchProfileTrustedPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_PROFILE_TRUSTED_PORT,
+            &[switch_profile_id, trusted_port_id],
+        );
+        DeleteSwitchProfileTrustedPort {
+            req,
+        }
+    }
+    /// List switch profile VLANs.
+    ///
+    /// Lists the VLANs of a switch profile.
+    ///
+    /// `GET /switchProfiles/{switchProfileId}/vlans` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_switch_profile_vlans(
+        &self,
+        switch_profile_id: &str,
+    ) -> ListSwitchProfileVlans<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_PROFILE_VLANS,
+            &[switch_profile_id],
+        );
+        ListSwitchProfileVlans { req }
+    }
+    /// Create switch profile VLAN.
+    ///
+    /// Adds a VLAN to a switch profile.
+    ///
+    /// `POST /switchProfiles/{switchProfileId}/vlans` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_switch_profile_vlan(
+        &self,
+        switch_profile_id: &str,
+    ) -> CreateSwitchProfileVlan<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_PROFILE_VLAN,
+            &[switch_profile_id],
+        );
+        CreateSwitchProfileVlan { req }
+    }
+    /// Delete switch profile VLANs.
+    ///
+    /// Deletes VLANs of a switch profile.
+    ///
+    /// `DELETE /switchProfiles/{switchProfileId}/vlans` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_switch_profile_vlans(
+        &self,
+        switch_profile_id: &str,
+    ) -> DeleteSwitchProfileVlans<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_PROFILE_VLANS,
+            &[switch_profile_id],
+        );
+        DeleteSwitchProfileVlans { req }
+    }
+    /// Get switch profile VLAN.
+    ///
+    /// Reads one VLAN of a switch profile.
+    ///
+    /// `GET /switchProfiles/{switchProfileId}/vlans/{vlanId}` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Path parameter `vlanId`: Identifier of the VLAN.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    pub fn get_switch_profile_vlan(
+        &self,
+        switch_profile_id: &str,
+        vlan_id: &str,
+    ) -> GetSwitchProfileVlan<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SWITCH_PROFILE_VLAN,
+            &[switch_profile_id, vlan_id],
+        );
+        GetSwitchProfileVlan { req }
+    }
+    /// Update switch profile VLAN.
+    ///
+    /// Updates one VLAN of a switch profile.
+    ///
+    /// `PUT /switchProfiles/{switchProfileId}/vlans/{vlanId}` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Path parameter `vlanId`: Identifier of the VLAN.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    pub fn update_switch_profile_vlan(
+        &self,
+        switch_profile_id: &str,
+        vlan_id: &str,
+    ) -> UpdateSwitchProfileVlan<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_SWITCH_PROFILE_VLAN,
+            &[switch_profile_id, vlan_id],
+        );
+        UpdateSwitchProfileVlan { req }
+    }
+    /// Delete switch profile VLAN.
+    ///
+    /// Deletes one VLAN of a switch profile.
+    ///
+    /// `DELETE /switchProfiles/{switchProfileId}/vlans/{vlanId}` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Path parameter `vlanId`: Identifier of the VLAN.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    pub fn delete_switch_profile_vlan(
+        &self,
+        switch_profile_id: &str,
+        vlan_id: &str,
+    ) -> DeleteSwitchProfileVlan<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_PROFILE_VLAN,
+            &[switch_profile_id, vlan_id],
+        );
+        DeleteSwitchProfileVlan { req }
+    }
+    /// List CLI templates.
+    ///
+    /// Lists the switch CLI templates.
+    ///
+    /// `GET /cliTemplates` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_cli_templates(&self) -> ListCliTemplates<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_CLI_TEMPLATES,
+            &[],
+        );
+        ListCliTemplates { req }
+    }
+    /// Create CLI template.
+    ///
+    /// Creates a switch CLI template.
+    ///
+    /// `POST /cliTemplates` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_cli_template(&self) -> CreateCliTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_CLI_TEMPLATE,
+            &[],
+        );
+        CreateCliTemplate { req }
+    }
+    /// Get CLI template.
+    ///
+    /// Reads one CLI template.
+    ///
+    /// `GET /cliTemplates/{cliTemplateId}` on the Network management API.
+    ///
+    /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_cli_template(&self, cli_template_id: &str) -> GetCliTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_CLI_TEMPLATE,
+            &[cli_template_id],
+        );
+        GetCliTemplate { req }
+    }
+    /// Update CLI template.
+    ///
+    /// Updates one CLI template.
+    ///
+    /// `PUT /cliTemplates/{cliTemplateId}` on the Network management API.
+    ///
+    /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_cli_template(&self, cli_template_id: &str) -> UpdateCliTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_CLI_TEMPLATE,
+            &[cli_template_id],
+        );
+        UpdateCliTemplate { req }
+    }
+    /// Delete CLI template.
+    ///
+    /// Deletes one CLI template.
+    ///
+    /// `DELETE /cliTemplates/{cliTemplateId}` on the Network management API.
+    ///
+    /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_cli_template(&self, cli_template_id: &str) -> DeleteCliTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_CLI_TEMPLATE,
+            &[cli_template_id],
+        );
+        DeleteCliTemplate { req }
+    }
+    /// Create web authentication page template.
+    ///
+    /// Creates a web authentication page template for switches.
+    ///
+    /// `POST /webAuthPageTemplates` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_web_auth_page_template(&self) -> CreateWebAuthPageTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_WEB_AUTH_PAGE_TEMPLATE,
+            &[],
+        );
+        CreateWebAuthPageTemplate { req }
+    }
+    /// Query web authentication page templates.
+    ///
+    /// Queries the web authentication page templates.
+    ///
+    /// `POST /webAuthPageTemplates/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_web_auth_page_templates(&self) -> QueryWebAuthPageTemplates<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_WEB_AUTH_PAGE_TEMPLATES,
+            &[],
+        );
+        QueryWebAuthPageTemplates { req }
+    }
+    /// List switches of a web authentication page template.
+    ///
+    /// Lists the switches that use a web authentication page template.
+    ///
+    /// `GET /webAuthPageTemplates/{templateId}/switches` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the web authentication page template.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_web_auth_page_template_switches(
+        &self,
+        template_id: &str,
+    ) -> ListWebAuthPageTemplateSwitches<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES,
+            &[template_id],
+        );
+        ListWebAuthPageTemplateSwitches {
+            req,
+        }
+    }
+    /// List switches (venue-less).
+    ///
+    /// Lists the switches. Venue-less legacy form.
+    ///
+    /// `GET /switches` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switches (`GET /venues/{venueId}/switches`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switches (`GET /venues/{venueId}/switches`)."
+    )]
+    pub fn list_switches_legacy(&self) -> ListSwitchesLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCHES_LEGACY,
+            &[],
+        );
+        ListSwitchesLegacy { req }
+    }
+    /// Add switches (venue-less).
+    ///
+    /// Adds switches. Venue-less legacy form.
+    ///
+    /// `POST /switches` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch (`POST /venues/{venueId}/switches`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch (`POST /venues/{venueId}/switches`)."
+    )]
+    pub fn create_switch_legacy(&self) -> CreateSwitchLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_LEGACY,
+            &[],
+        );
+        CreateSwitchLegacy { req }
+    }
+    /// Delete switches (venue-less).
+    ///
+    /// Deletes switches. Venue-less legacy form.
+    ///
+    /// `DELETE /switches` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switches (`DELETE /venues/{venueId}/switches`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switches (`DELETE /venues/{venueId}/switches`)."
+    )]
+    pub fn delete_switches_legacy(&self) -> DeleteSwitchesLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCHES_LEGACY,
+            &[],
+        );
+        DeleteSwitchesLegacy { req }
+    }
+    /// Get switch (venue-less).
+    ///
+    /// Reads one switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` `Switch`
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch (`GET /venues/{venueId}/switches/{switchId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch (`GET /venues/{venueId}/switches/{switchId}`)."
+    )]
+    pub fn get_switch_legacy(&self, switch_id: &str) -> GetSwitchLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SWITCH_LEGACY,
+            &[switch_id],
+        );
+        GetSwitchLegacy { req }
+    }
+    /// Update switch (venue-less).
+    ///
+    /// Updates one switch. Venue-less legacy form.
+    ///
+    /// `PUT /switches/{switchId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch (`PUT /venues/{venueId}/switches/{switchId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch (`PUT /venues/{venueId}/switches/{switchId}`)."
+    )]
+    pub fn update_switch_legacy(&self, switch_id: &str) -> UpdateSwitchLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_SWITCH_LEGACY,
+            &[switch_id],
+        );
+        UpdateSwitchLegacy { req }
+    }
+    /// Post switch (venue-less).
+    ///
+    /// POST on one switch; the document does not say what it does beyond the method and path. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form add_venue_switch (`POST /venues/{venueId}/switches/{switchId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form add_venue_switch (`POST /venues/{venueId}/switches/{switchId}`)."
+    )]
+    pub fn add_switch_legacy(&self, switch_id: &str) -> AddSwitchLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_SWITCH_LEGACY,
+            &[switch_id],
+        );
+        AddSwitchLegacy { req }
+    }
+    /// Delete switch (venue-less).
+    ///
+    /// Deletes one switch. Venue-less legacy form.
+    ///
+    /// `DELETE /switches/{switchId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch (`DELETE /venues/{venueId}/switches/{switchId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch (`DELETE /venues/{venueId}/switches/{switchId}`)."
+    )]
+    pub fn delete_switch_legacy(&self, switch_id: &str) -> DeleteSwitchLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_LEGACY,
+            &[switch_id],
+        );
+        DeleteSwitchLegacy { req }
+    }
+    /// Update switch positions (venue-less).
+    ///
+    /// Updates the position of the switch. Venue-less legacy form.
+    ///
+    /// `PUT /switches/{switchId}/positions` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_positions (`PUT /venues/{venueId}/switches/{switchId}/positions`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_positions (`PUT /venues/{venueId}/switches/{switchId}/positions`)."
+    )]
+    pub fn update_switch_positions_legacy(
+        &self,
+        switch_id: &str,
+    ) -> UpdateSwitchPositionsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_SWITCH_POSITIONS_LEGACY,
+            &[switch_id],
+        );
+        UpdateSwitchPositionsLegacy { req }
+    }
+    /// Get switch port settings (venue-less).
+    ///
+    /// Reads the port settings of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/portSettings` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_port_settings (`GET /venues/{venueId}/switches/{switchId}/portSettings`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_port_settings (`GET /venues/{venueId}/switches/{switchId}/portSettings`)."
+    )]
+    pub fn get_switch_port_settings_legacy(
+        &self,
+        switch_id: &str,
+    ) -> GetSwitchPortSettingsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SWITCH_PORT_SETTINGS_LEGACY,
+            &[switch_id],
+        );
+        GetSwitchPortSettingsLegacy { req }
+    }
+    /// Update switch port settings (venue-less).
+    ///
+    /// Updates the port settings of a switch. Venue-less legacy form.
+    ///
+    /// `PUT /switches/{switchId}/portSettings` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_port_settings (`PUT /venues/{venueId}/switches/{switchId}/portSettings`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_port_settings (`PUT /venues/{venueId}/switches/{switchId}/portSettings`)."
+    )]
+    pub fn update_switch_port_settings_legacy(
+        &self,
+        switch_id: &str,
+    ) -> UpdateSwitchPortSettingsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_SWITCH_PORT_SETTINGS_LEGACY,
+            &[switch_id],
+        );
+        UpdateSwitchPortSettingsLegacy {
+            req,
+        }
+    }
+    /// Post switch port settings (venue-less).
+    ///
+    /// POST on the port settings of a switch; purpose not shown beyond the method and path. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/portSettings` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_port_settings (`POST /venues/{venueId}/switches/{switchId}/portSettings`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_port_settings (`POST /venues/{venueId}/switches/{switchId}/portSettings`)."
+    )]
+    pub fn create_switch_port_settings_legacy(
+        &self,
+        switch_id: &str,
+    ) -> CreateSwitchPortSettingsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_PORT_SETTINGS_LEGACY,
+            &[switch_id],
+        );
+        CreateSwitchPortSettingsLegacy {
+            req,
+        }
+    }
+    /// List switch VLANs (venue-less).
+    ///
+    /// Lists the VLANs of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/vlans` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlans (`GET /venues/{venueId}/switches/{switchId}/vlans`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlans (`GET /venues/{venueId}/switches/{switchId}/vlans`)."
+    )]
+    pub fn list_switch_vlans_legacy(
+        &self,
+        switch_id: &str,
+    ) -> ListSwitchVlansLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_VLANS_LEGACY,
+            &[switch_id],
+        );
+        ListSwitchVlansLegacy { req }
+    }
+    /// Add switch VLAN (venue-less).
+    ///
+    /// Adds VLAN configuration to a switch. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/vlans` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_vlan (`POST /venues/{venueId}/switches/{switchId}/vlans`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_vlan (`POST /venues/{venueId}/switches/{switchId}/vlans`)."
+    )]
+    pub fn create_switch_vlan_legacy(
+        &self,
+        switch_id: &str,
+    ) -> CreateSwitchVlanLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_VLAN_LEGACY,
+            &[switch_id],
+        );
+        CreateSwitchVlanLegacy { req }
+    }
+    /// Delete switch VLANs (venue-less).
+    ///
+    /// Deletes VLANs of a switch. Venue-less legacy form.
+    ///
+    /// `DELETE /switches/{switchId}/vlans` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlans (`DELETE /venues/{venueId}/switches/{switchId}/vlans`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlans (`DELETE /venues/{venueId}/switches/{switchId}/vlans`)."
+    )]
+    pub fn delete_switch_vlans_legacy(
+        &self,
+        switch_id: &str,
+    ) -> DeleteSwitchVlansLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_VLANS_LEGACY,
+            &[switch_id],
+        );
+        DeleteSwitchVlansLegacy { req }
+    }
+    /// Get switch VLAN (venue-less).
+    ///
+    /// Reads one VLAN of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/vlans/{vlanId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `vlanId`: Identifier of the VLAN.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_vlan (`GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_vlan (`GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
+    )]
+    pub fn get_switch_vlan_legacy(
+        &self,
+        switch_id: &str,
+        vlan_id: &str,
+    ) -> GetSwitchVlanLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SWITCH_VLAN_LEGACY,
+            &[switch_id, vlan_id],
+        );
+        GetSwitchVlanLegacy { req }
+    }
+    /// Update switch VLAN (venue-less).
+    ///
+    /// Updates one VLAN of a switch. Venue-less legacy form.
+    ///
+    /// `PUT /switches/{switchId}/vlans/{vlanId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `vlanId`: Identifier of the VLAN.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_vlan (`PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_vlan (`PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
+    )]
+    pub fn update_switch_vlan_legacy(
+        &self,
+        switch_id: &str,
+        vlan_id: &str,
+    ) -> UpdateSwitchVlanLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_SWITCH_VLAN_LEGACY,
+            &[switch_id, vlan_id],
+        );
+        UpdateSwitchVlanLegacy { req }
+    }
+    /// Delete switch VLAN (venue-less).
+    ///
+    /// Deletes one VLAN of a switch. Venue-less legacy form.
+    ///
+    /// `DELETE /switches/{switchId}/vlans/{vlanId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `vlanId`: Identifier of the VLAN.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlan (`DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlan (`DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
+    )]
+    pub fn delete_switch_vlan_legacy(
+        &self,
+        switch_id: &str,
+        vlan_id: &str,
+    ) -> DeleteSwitchVlanLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_VLAN_LEGACY,
+            &[switch_id, vlan_id],
+        );
+        DeleteSwitchVlanLegacy { req }
+    }
+    /// List switch VE ports (venue-less).
+    ///
+    /// Lists the VE ports of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/vePorts` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_ve_ports (`GET /venues/{venueId}/switches/{switchId}/vePorts`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_ve_ports (`GET /venues/{venueId}/switches/{switchId}/vePorts`)."
+    )]
+    pub fn list_switch_ve_ports_legacy(
+        &self,
+        switch_id: &str,
+    ) -> ListSwitchVePortsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_VE_PORTS_LEGACY,
+            &[switch_id],
+        );
+        ListSwitchVePortsLegacy { req }
+    }
+    /// Add switch VE port (venue-less).
+    ///
+    /// Adds VE port configuration to a switch. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/vePorts` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_ve_port (`POST /venues/{venueId}/switches/{switchId}/vePorts`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_ve_port (`POST /venues/{venueId}/switches/{switchId}/vePorts`)."
+    )]
+    pub fn create_switch_ve_port_legacy(
+        &self,
+        switch_id: &str,
+    ) -> CreateSwitchVePortLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_VE_PORT_LEGACY,
+            &[switch_id],
+        );
+        CreateSwitchVePortLegacy { req }
+    }
+    /// Delete switch VE ports (venue-less).
+    ///
+    /// Deletes VE ports of a switch. Venue-less legacy form.
+    ///
+    /// `DELETE /switches/{switchId}/vePorts` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_ports (`DELETE /venues/{venueId}/switches/{switchId}/vePorts`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_ports (`DELETE /venues/{venueId}/switches/{switchId}/vePorts`)."
+    )]
+    pub fn delete_switch_ve_ports_legacy(
+        &self,
+        switch_id: &str,
+    ) -> DeleteSwitchVePortsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_VE_PORTS_LEGACY,
+            &[switch_id],
+        );
+        DeleteSwitchVePortsLegacy { req }
+    }
+    /// Get switch VE port (venue-less).
+    ///
+    /// Reads one VE port of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/vePorts/{vePortId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `vePortId`: Identifier of the VE port.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_ve_port (`GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_ve_port (`GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
+    )]
+    pub fn get_switch_ve_port_legacy(
+        &self,
+        switch_id: &str,
+        ve_port_id: &str,
+    ) -> GetSwitchVePortLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SWITCH_VE_PORT_LEGACY,
+            &[switch_id, ve_port_id],
+        );
+        GetSwitchVePortLegacy { req }
+    }
+    /// Update switch VE port (venue-less).
+    ///
+    /// Updates one VE port of a switch. Venue-less legacy form.
+    ///
+    /// `PUT /switches/{switchId}/vePorts/{vePortId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `vePortId`: Identifier of the VE port.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_ve_port (`PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_ve_port (`PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
+    )]
+    pub fn update_switch_ve_port_legacy(
+        &self,
+        switch_id: &str,
+        ve_port_id: &str,
+    ) -> UpdateSwitchVePortLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_SWITCH_VE_PORT_LEGACY,
+            &[switch_id, ve_port_id],
+        );
+        UpdateSwitchVePortLegacy { req }
+    }
+    /// Delete switch VE port (venue-less).
+    ///
+    /// Deletes one VE port of a switch. Venue-less legacy form.
+    ///
+    /// `DELETE /switches/{switchId}/vePorts/{vePortId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `vePortId`: Identifier of the VE port.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_port (`DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_port (`DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
+    )]
+    pub fn delete_switch_ve_port_legacy(
+        &self,
+        switch_id: &str,
+        ve_port_id: &str,
+    ) -> DeleteSwitchVePortLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_VE_PORT_LEGACY,
+            &[switch_id, ve_port_id],
+        );
+        DeleteSwitchVePortLegacy { req }
+    }
+    /// List switch static routes (venue-less).
+    ///
+    /// Lists the static routes of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/staticRoutes` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_static_routes (`GET /venues/{venueId}/switches/{switchId}/staticRoutes`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_static_routes (`GET /venues/{venueId}/switches/{switchId}/staticRoutes`)."
+    )]
+    pub fn list_switch_static_routes_legacy(
+        &self,
+        switch_id: &str,
+    ) -> ListSwitchStaticRoutesLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_STATIC_ROUTES_LEGACY,
+            &[switch_id],
+        );
+        ListSwitchStaticRoutesLegacy {
+            req,
+        }
+    }
+    /// Add switch static route (venue-less).
+    ///
+    /// Adds static route configuration to a switch. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/staticRoutes` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_static_route (`POST /venues/{venueId}/switches/{switchId}/staticRoutes`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_static_route (`POST /venues/{venueId}/switches/{switchId}/staticRoutes`)."
+    )]
+    pub fn create_switch_static_route_legacy(
+        &self,
+        switch_id: &str,
+    ) -> CreateSwitchStaticRouteLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_STATIC_ROUTE_LEGACY,
+            &[switch_id],
+        );
+        CreateSwitchStaticRouteLegacy {
+            req,
+        }
+    }
+    /// Delete switch static routes (venue-less).
+    ///
+    /// Deletes static routes of a switch. Venue-less legacy form.
+    ///
+    /// `DELETE /switches/{switchId}/staticRoutes` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_routes (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_routes (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes`)."
+    )]
+    pub fn delete_switch_static_routes_legacy(
+        &self,
+        switch_id: &str,
+    ) -> DeleteSwitchStaticRoutesLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_STATIC_ROUTES_LEGACY,
+            &[switch_id],
+        );
+        DeleteSwitchStaticRoutesLegacy {
+            req,
+        }
+    }
+    /// Get switch static route (venue-less).
+    ///
+    /// Reads one static route of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `staticRouteId`: Identifier of the static route.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_static_route (`GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_static_route (`GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
+    )]
+    pub fn get_switch_static_route_legacy(
+        &self,
+        switch_id: &str,
+        static_route_id: &str,
+    ) -> GetSwitchStaticRouteLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SWITCH_STATIC_ROUTE_LEGACY,
+            &[switch_id, static_route_id],
+        );
+        GetSwitchStaticRouteLegacy { req }
+    }
+    /// Update switch static route (venue-less).
+    ///
+    /// Updates one static route of a switch. Venue-less legacy form.
+    ///
+    /// `PUT /switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `staticRouteId`: Identifier of the static route.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_static_route (`PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_static_route (`PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
+    )]
+    pub fn update_switch_static_route_legacy(
+        &self,
+        switch_id: &str,
+        static_route_id: &str,
+    ) -> UpdateSwitchStaticRouteLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_SWITCH_STATIC_ROUTE_LEGACY,
+            &[switch_id, static_route_id],
+        );
+        UpdateSwitchStaticRouteLegacy {
+            req,
+        }
+    }
+    /// Delete switch static route (venue-less).
+    ///
+    /// Deletes one static route of a switch. Venue-less legacy form.
+    ///
+    /// `DELETE /switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `staticRouteId`: Identifier of the static route.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_route (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_route (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
+    )]
+    pub fn delete_switch_static_route_legacy(
+        &self,
+        switch_id: &str,
+        static_route_id: &str,
+    ) -> DeleteSwitchStaticRouteLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_STATIC_ROUTE_LEGACY,
+            &[switch_id, static_route_id],
+        );
+        DeleteSwitchStaticRouteLegacy {
+            req,
+        }
+    }
+    /// List switch LAGs (venue-less).
+    ///
+    /// Lists the LAGs of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/lags` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_lags (`GET /venues/{venueId}/switches/{switchId}/lags`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_lags (`GET /venues/{venueId}/switches/{switchId}/lags`)."
+    )]
+    pub fn list_switch_lags_legacy(&self, switch_id: &str) -> ListSwitchLagsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_LAGS_LEGACY,
+            &[switch_id],
+        );
+        ListSwitchLagsLegacy { req }
+    }
+    /// Add switch LAG (venue-less).
+    ///
+    /// Adds LAG configuration to a switch. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/lags` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_lag (`POST /venues/{venueId}/switches/{switchId}/lags`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_lag (`POST /venues/{venueId}/switches/{switchId}/lags`)."
+    )]
+    pub fn create_switch_lag_legacy(
+        &self,
+        switch_id: &str,
+    ) -> CreateSwitchLagLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_LAG_LEGACY,
+            &[switch_id],
+        );
+        CreateSwitchLagLegacy { req }
+    }
+    /// Delete switch LAGs (venue-less).
+    ///
+    /// Deletes LAGs of a switch. Venue-less legacy form.
+    ///
+    /// `DELETE /switches/{switchId}/lags` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lags (`DELETE /venues/{venueId}/switches/{switchId}/lags`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lags (`DELETE /venues/{venueId}/switches/{switchId}/lags`)."
+    )]
+    pub fn delete_switch_lags_legacy(
+        &self,
+        switch_id: &str,
+    ) -> DeleteSwitchLagsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_LAGS_LEGACY,
+            &[switch_id],
+        );
+        DeleteSwitchLagsLegacy { req }
+    }
+    /// Get switch LAG (venue-less).
+    ///
+    /// Reads one LAG of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/lags/{lagId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `lagId`: Identifier of the link aggregation group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_lag (`GET /venues/{venueId}/switches/{switchId}/lags/{lagId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name lagId chosen; the document gives the item form without naming its placeholder).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_lag (`GET /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
+    )]
+    pub fn get_switch_lag_legacy(
+        &self,
+        switch_id: &str,
+        lag_id: &str,
+    ) -> GetSwitchLagLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SWITCH_LAG_LEGACY,
+            &[switch_id, lag_id],
+        );
+        GetSwitchLagLegacy { req }
+    }
+    /// Update switch LAG (venue-less).
+    ///
+    /// Updates one LAG of a switch. Venue-less legacy form.
+    ///
+    /// `PUT /switches/{switchId}/lags/{lagId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `lagId`: Identifier of the link aggregation group.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_lag (`PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name lagId chosen; the document gives the item form without naming its placeholder).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_lag (`PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
+    )]
+    pub fn update_switch_lag_legacy(
+        &self,
+        switch_id: &str,
+        lag_id: &str,
+    ) -> UpdateSwitchLagLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_SWITCH_LAG_LEGACY,
+            &[switch_id, lag_id],
+        );
+        UpdateSwitchLagLegacy { req }
+    }
+    /// Delete switch LAG (venue-less).
+    ///
+    /// Deletes one LAG of a switch. Venue-less legacy form.
+    ///
+    /// `DELETE /switches/{switchId}/lags/{lagId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `lagId`: Identifier of the link aggregation group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lag (`DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name lagId chosen; the document gives the item form without naming its placeholder).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lag (`DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
+    )]
+    pub fn delete_switch_lag_legacy(
+        &self,
+        switch_id: &str,
+        lag_id: &str,
+    ) -> DeleteSwitchLagLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_LAG_LEGACY,
+            &[switch_id, lag_id],
+        );
+        DeleteSwitchLagLegacy { req }
+    }
+    /// List switch DHCP servers (venue-less).
+    ///
+    /// Lists the DHCP servers of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/dhcpServers` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_dhcp_servers (`GET /venues/{venueId}/switches/{switchId}/dhcpServers`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_dhcp_servers (`GET /venues/{venueId}/switches/{switchId}/dhcpServers`)."
+    )]
+    pub fn list_switch_dhcp_servers_legacy(
+        &self,
+        switch_id: &str,
+    ) -> ListSwitchDhcpServersLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_DHCP_SERVERS_LEGACY,
+            &[switch_id],
+        );
+        ListSwitchDhcpServersLegacy { req }
+    }
+    /// Add switch DHCP server (venue-less).
+    ///
+    /// Adds DHCP server configuration to a switch. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/dhcpServers` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_dhcp_server (`POST /venues/{venueId}/switches/{switchId}/dhcpServers`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_dhcp_server (`POST /venues/{venueId}/switches/{switchId}/dhcpServers`)."
+    )]
+    pub fn create_switch_dhcp_server_legacy(
+        &self,
+        switch_id: &str,
+    ) -> CreateSwitchDhcpServerLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_DHCP_SERVER_LEGACY,
+            &[switch_id],
+        );
+        CreateSwitchDhcpServerLegacy {
+            req,
+        }
+    }
+    /// Delete switch DHCP servers (venue-less).
+    ///
+    /// Deletes DHCP servers of a switch. Venue-less legacy form.
+    ///
+    /// `DELETE /switches/{switchId}/dhcpServers` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_servers (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_servers (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers`)."
+    )]
+    pub fn delete_switch_dhcp_servers_legacy(
+        &self,
+        switch_id: &str,
+    ) -> DeleteSwitchDhcpServersLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_DHCP_SERVERS_LEGACY,
+            &[switch_id],
+        );
+        DeleteSwitchDhcpServersLegacy {
+            req,
+        }
+    }
+    /// Get switch DHCP server (venue-less).
+    ///
+    /// Reads one DHCP server of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_dhcp_server (`GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_dhcp_server (`GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
+    )]
+    pub fn get_switch_dhcp_server_legacy(
+        &self,
+        switch_id: &str,
+        dhcp_server_id: &str,
+    ) -> GetSwitchDhcpServerLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SWITCH_DHCP_SERVER_LEGACY,
+            &[switch_id, dhcp_server_id],
+        );
+        GetSwitchDhcpServerLegacy { req }
+    }
+    /// Update switch DHCP server (venue-less).
+    ///
+    /// Updates one DHCP server of a switch. Venue-less legacy form.
+    ///
+    /// `PUT /switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_dhcp_server (`PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_dhcp_server (`PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
+    )]
+    pub fn update_switch_dhcp_server_legacy(
+        &self,
+        switch_id: &str,
+        dhcp_server_id: &str,
+    ) -> UpdateSwitchDhcpServerLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_SWITCH_DHCP_SERVER_LEGACY,
+            &[switch_id, dhcp_server_id],
+        );
+        UpdateSwitchDhcpServerLegacy {
+            req,
+        }
+    }
+    /// Delete switch DHCP server (venue-less).
+    ///
+    /// Deletes one DHCP server of a switch. Venue-less legacy form.
+    ///
+    /// `DELETE /switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_server (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_server (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
+    )]
+    pub fn delete_switch_dhcp_server_legacy(
+        &self,
+        switch_id: &str,
+        dhcp_server_id: &str,
+    ) -> DeleteSwitchDhcpServerLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_DHCP_SERVER_LEGACY,
+            &[switch_id, dhcp_server_id],
+        );
+        DeleteSwitchDhcpServerLegacy {
+            req,
+        }
+    }
+    /// Query switch VLANs (venue-less).
+    ///
+    /// Queries the VLANs of a switch. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/vlans/query` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_vlans (`POST /venues/{venueId}/switches/{switchId}/vlans/query`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_vlans (`POST /venues/{venueId}/switches/{switchId}/vlans/query`)."
+    )]
+    pub fn query_switch_vlans_legacy(
+        &self,
+        switch_id: &str,
+    ) -> QuerySwitchVlansLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_SWITCH_VLANS_LEGACY,
+            &[switch_id],
+        );
+        QuerySwitchVlansLegacy { req }
+    }
+    /// Query switch VE ports (venue-less).
+    ///
+    /// Queries the VE ports of a switch. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/vePorts/query` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_ve_ports (`POST /venues/{venueId}/switches/{switchId}/vePorts/query`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_ve_ports (`POST /venues/{venueId}/switches/{switchId}/vePorts/query`)."
+    )]
+    pub fn query_switch_ve_ports_legacy(
+        &self,
+        switch_id: &str,
+    ) -> QuerySwitchVePortsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_SWITCH_VE_PORTS_LEGACY,
+            &[switch_id],
+        );
+        QuerySwitchVePortsLegacy { req }
+    }
+    /// Query switch DHCP servers (venue-less).
+    ///
+    /// Queries the DHCP servers of a switch. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/dhcpServers/query` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_dhcp_servers (`POST /venues/{venueId}/switches/{switchId}/dhcpServers/query`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_dhcp_servers (`POST /venues/{venueId}/switches/{switchId}/dhcpServers/query`)."
+    )]
+    pub fn query_switch_dhcp_servers_legacy(
+        &self,
+        switch_id: &str,
+    ) -> QuerySwitchDhcpServersLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_SWITCH_DHCP_SERVERS_LEGACY,
+            &[switch_id],
+        );
+        QuerySwitchDhcpServersLegacy {
+            req,
+        }
+    }
+    /// Query switch ACLs (venue-less).
+    ///
+    /// Queries the ACLs of a switch. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/acls/query` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_acls (`POST /venues/{venueId}/switches/{switchId}/acls/query`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_acls (`POST /venues/{venueId}/switches/{switchId}/acls/query`)."
+    )]
+    pub fn query_switch_acls_legacy(
+        &self,
+        switch_id: &str,
+    ) -> QuerySwitchAclsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_SWITCH_ACLS_LEGACY,
+            &[switch_id],
+        );
+        QuerySwitchAclsLegacy { req }
+    }
+    /// Query switch configuration backups (venue-less).
+    ///
+    /// Queries the configuration backups of a switch. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/configBackups/query` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_backups (`POST /venues/{venueId}/switches/{switchId}/configBackups/query`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_backups (`POST /venues/{venueId}/switches/{switchId}/configBackups/query`)."
+    )]
+    pub fn query_switch_config_backups_legacy(
+        &self,
+        switch_id: &str,
+    ) -> QuerySwitchConfigBackupsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_SWITCH_CONFIG_BACKUPS_LEGACY,
+            &[switch_id],
+        );
+        QuerySwitchConfigBackupsLegacy {
+            req,
+        }
+    }
+    /// List switch ACLs (venue-less).
+    ///
+    /// Lists the ACLs of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/acls` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acls (`GET /venues/{venueId}/switches/{switchId}/acls`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acls (`GET /venues/{venueId}/switches/{switchId}/acls`)."
+    )]
+    pub fn list_switch_acls_legacy(&self, switch_id: &str) -> ListSwitchAclsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_ACLS_LEGACY,
+            &[switch_id],
+        );
+        ListSwitchAclsLegacy { req }
+    }
+    /// List switch ACL unions (venue-less).
+    ///
+    /// Lists the combined ACLs of a switch (aclUnions). Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/aclUnions` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acl_unions (`GET /venues/{venueId}/switches/{switchId}/aclUnions`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acl_unions (`GET /venues/{venueId}/switches/{switchId}/aclUnions`)."
+    )]
+    pub fn list_switch_acl_unions_legacy(
+        &self,
+        switch_id: &str,
+    ) -> ListSwitchAclUnionsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_ACL_UNIONS_LEGACY,
+            &[switch_id],
+        );
+        ListSwitchAclUnionsLegacy { req }
+    }
+    /// List switch VLAN unions (venue-less).
+    ///
+    /// Lists the combined VLANs of a switch (vlanUnions). Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/vlanUnions` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlan_unions (`GET /venues/{venueId}/switches/{switchId}/vlanUnions`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlan_unions (`GET /venues/{venueId}/switches/{switchId}/vlanUnions`)."
+    )]
+    pub fn list_switch_vlan_unions_legacy(
+        &self,
+        switch_id: &str,
+    ) -> ListSwitchVlanUnionsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_VLAN_UNIONS_LEGACY,
+            &[switch_id],
+        );
+        ListSwitchVlanUnionsLegacy { req }
+    }
+    /// Sync or reboot switch (venue-less).
+    ///
+    /// Asks the switch to synchronize or to reboot. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/deviceRequests` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_device_request (`POST /venues/{venueId}/switches/{switchId}/deviceRequests`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_device_request (`POST /venues/{venueId}/switches/{switchId}/deviceRequests`)."
+    )]
+    pub fn create_switch_device_request_legacy(
+        &self,
+        switch_id: &str,
+    ) -> CreateSwitchDeviceRequestLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_DEVICE_REQUEST_LEGACY,
+            &[switch_id],
+        );
+        CreateSwitchDeviceRequestLegacy {
+            req,
+        }
+    }
+    /// Change switch DHCP server state (venue-less).
+    ///
+    /// Changes the state of the switch's DHCP service. Venue-less legacy form.
+    ///
+    /// `PATCH /switches/{switchId}/dhcpServerStates` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_dhcp_server_states (`PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_dhcp_server_states (`PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates`)."
+    )]
+    pub fn patch_switch_dhcp_server_states_legacy(
+        &self,
+        switch_id: &str,
+    ) -> PatchSwitchDhcpServerStatesLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY,
+            &[switch_id],
+        );
+        PatchSwitchDhcpServerStatesLegacy {
+            req,
+        }
+    }
+    /// Query switch configuration history (venue-less).
+    ///
+    /// Queries the configuration history details of a switch. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/configHistDetails/query` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_hist_details (`POST /venues/{venueId}/switches/{switchId}/configHistDetails/query`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_hist_details (`POST /venues/{venueId}/switches/{switchId}/configHistDetails/query`)."
+    )]
+    pub fn query_switch_config_hist_details_legacy(
+        &self,
+        switch_id: &str,
+    ) -> QuerySwitchConfigHistDetailsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY,
+            &[switch_id],
+        );
+        QuerySwitchConfigHistDetailsLegacy {
+            req,
+        }
+    }
+    /// List configuration history of a transaction (venue-less).
+    ///
+    /// Reads the configuration history details of one configuration transaction of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/transactions/{transactionId}/configHistDetails` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `transactionId`: Identifier of the configuration transaction.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_transaction_config_hist_details (`GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_transaction_config_hist_details (`GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails`)."
+    )]
+    pub fn list_switch_transaction_config_hist_details_legacy(
+        &self,
+        switch_id: &str,
+        transaction_id: &str,
+    ) -> ListSwitchTransactionConfigHistDetailsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY,
+            &[switch_id, transaction_id],
+        );
+        ListSwitchTransactionConfigHistDetailsLegacy {
+            req,
+        }
+    }
+    /// List switch configuration backups (venue-less).
+    ///
+    /// Lists the configuration backups of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/configBackups` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_config_backups (`GET /venues/{venueId}/switches/{switchId}/configBackups`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_config_backups (`GET /venues/{venueId}/switches/{switchId}/configBackups`)."
+    )]
+    pub fn list_switch_config_backups_legacy(
+        &self,
+        switch_id: &str,
+    ) -> ListSwitchConfigBackupsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_CONFIG_BACKUPS_LEGACY,
+            &[switch_id],
+        );
+        ListSwitchConfigBackupsLegacy {
+            req,
+        }
+    }
+    /// Back up switch configuration (venue-less).
+    ///
+    /// Creates a configuration backup of a switch. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/configBackups` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup (`POST /venues/{venueId}/switches/{switchId}/configBackups`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup (`POST /venues/{venueId}/switches/{switchId}/configBackups`)."
+    )]
+    pub fn create_switch_config_backup_legacy(
+        &self,
+        switch_id: &str,
+    ) -> CreateSwitchConfigBackupLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_CONFIG_BACKUP_LEGACY,
+            &[switch_id],
+        );
+        CreateSwitchConfigBackupLegacy {
+            req,
+        }
+    }
+    /// Delete switch configuration backups (venue-less).
+    ///
+    /// Deletes configuration backups of a switch. Venue-less legacy form.
+    ///
+    /// `DELETE /switches/{switchId}/configBackups` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backups (`DELETE /venues/{venueId}/switches/{switchId}/configBackups`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backups (`DELETE /venues/{venueId}/switches/{switchId}/configBackups`)."
+    )]
+    pub fn delete_switch_config_backups_legacy(
+        &self,
+        switch_id: &str,
+    ) -> DeleteSwitchConfigBackupsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_CONFIG_BACKUPS_LEGACY,
+            &[switch_id],
+        );
+        DeleteSwitchConfigBackupsLegacy {
+            req,
+        }
+    }
+    /// Get switch configuration backup (venue-less).
+    ///
+    /// Reads one configuration backup of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `configBackupId`: Identifier of the configuration backup.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
+    )]
+    pub fn get_switch_config_backup_legacy(
+        &self,
+        switch_id: &str,
+        config_backup_id: &str,
+    ) -> GetSwitchConfigBackupLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SWITCH_CONFIG_BACKUP_LEGACY,
+            &[switch_id, config_backup_id],
+        );
+        GetSwitchConfigBackupLegacy { req }
+    }
+    /// Delete switch configuration backup (venue-less).
+    ///
+    /// Deletes one configuration backup of a switch. Venue-less legacy form.
+    ///
+    /// `DELETE /switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `configBackupId`: Identifier of the configuration backup.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backup (`DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backup (`DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
+    )]
+    pub fn delete_switch_config_backup_legacy(
+        &self,
+        switch_id: &str,
+        config_backup_id: &str,
+    ) -> DeleteSwitchConfigBackupLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SWITCH_CONFIG_BACKUP_LEGACY,
+            &[switch_id, config_backup_id],
+        );
+        DeleteSwitchConfigBackupLegacy {
+            req,
+        }
+    }
+    /// Restore switch configuration backup (venue-less).
+    ///
+    /// Restores the switch configuration from this backup. Venue-less legacy form.
+    ///
+    /// `PATCH /switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `configBackupId`: Identifier of the configuration backup.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_config_backup (`PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_config_backup (`PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
+    )]
+    pub fn patch_switch_config_backup_legacy(
+        &self,
+        switch_id: &str,
+        config_backup_id: &str,
+    ) -> PatchSwitchConfigBackupLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_SWITCH_CONFIG_BACKUP_LEGACY,
+            &[switch_id, config_backup_id],
+        );
+        PatchSwitchConfigBackupLegacy {
+            req,
+        }
+    }
+    /// Compare switch configuration backups (venue-less).
+    ///
+    /// Compares configuration backups of a switch. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/configBackups/comparisons` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup_comparison (`POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup_comparison (`POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons`)."
+    )]
+    pub fn create_switch_config_backup_comparison_legacy(
+        &self,
+        switch_id: &str,
+    ) -> CreateSwitchConfigBackupComparisonLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY,
+            &[switch_id],
+        );
+        CreateSwitchConfigBackupComparisonLegacy {
+            req,
+        }
+    }
+    /// Get formatted backup configuration (venue-less).
+    ///
+    /// Reads the formatted configuration of one backup. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/configBackups/{configBackupId}/formattedConfigs` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `configBackupId`: Identifier of the configuration backup.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup_formatted_configs (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs`).
+    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup_formatted_configs (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs`)."
+    )]
+    pub fn get_switch_config_backup_formatted_configs_legacy(
+        &self,
+        switch_id: &str,
+        config_backup_id: &str,
+    ) -> GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY,
+            &[switch_id, config_backup_id],
+        );
+        GetSwitchConfigBackupFormattedConfigsLegacy {
+            req,
+        }
+    }
+    /// List switch DHCP lease tables (venue-less).
+    ///
+    /// Reads the DHCP lease tables of a switch. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/dhcpServers/leaseTables` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); the document names no replacement.
+    /// - Provenance: documented.
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
+    )]
+    pub fn list_switch_dhcp_server_lease_tables_legacy(
+        &self,
+        switch_id: &str,
+    ) -> ListSwitchDhcpServerLeaseTablesLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY,
+            &[switch_id],
+        );
+        ListSwitchDhcpServerLeaseTablesLegacy {
+            req,
+        }
+    }
+    /// Request switch troubleshooting (venue-less).
+    ///
+    /// Starts a troubleshooting (debug) request on a switch. Venue-less legacy form.
+    ///
+    /// `POST /switches/{switchId}/debugRequests` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); the document names no replacement.
+    /// - Provenance: documented.
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
+    )]
+    pub fn create_switch_debug_request_legacy(
+        &self,
+        switch_id: &str,
+    ) -> CreateSwitchDebugRequestLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_SWITCH_DEBUG_REQUEST_LEGACY,
+            &[switch_id],
+        );
+        CreateSwitchDebugRequestLegacy {
+            req,
+        }
+    }
+    /// Get switch troubleshooting result (venue-less).
+    ///
+    /// Reads the result of a troubleshooting (debug) request of one type. Venue-less legacy form.
+    ///
+    /// `GET /switches/{switchId}/debugRequests/{troubleshootingType}` on the Network management API.
+    ///
+    /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Path parameter `troubleshootingType`: Kind of troubleshooting (debug) request.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); the document names no replacement.
+    /// - Provenance: documented.
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
+    )]
+    pub fn get_switch_debug_request_legacy(
+        &self,
+        switch_id: &str,
+        troubleshooting_type: &str,
+    ) -> GetSwitchDebugRequestLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SWITCH_DEBUG_REQUEST_LEGACY,
+            &[switch_id, troubleshooting_type],
+        );
+        GetSwitchDebugRequestLegacy { req }
+    }
+    /// Export switches as CSV (venue-less).
+    ///
+    /// Exports the switches matching a query as a CSV file. Venue-less legacy form.
+    ///
+    /// `POST /switches/query/csvFiles` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `text/csv` bytes
+    /// - Media types: Content-Type `application/json`, Accept `text/csv`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); the venue form is export_venue_switches_csv (`POST /venues/switches/query/csvFiles`).
+    /// - Provenance: inferred (method not given; a CSV export driven by a query body is a POST).
+    ///
+    /// Notes:
+    /// - Accepts sortByCountField.
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is export_venue_switches_csv (`POST /venues/switches/query/csvFiles`)."
+    )]
+    pub fn export_switches_csv_legacy(&self) -> ExportSwitchesCsvLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &EXPORT_SWITCHES_CSV_LEGACY,
+            &[],
+        );
+        ExportSwitchesCsvLegacy { req }
+    }
+    /// Query switch ports (venue-less).
+    ///
+    /// Queries switch ports. Venue-less legacy form.
+    ///
+    /// `POST /switches/ports/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `SwitchPortQueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_ports (`POST /venues/switches/switchPorts/query`).
+    /// - Provenance: inferred (method not given; a query operation is a POST with a query body).
+    ///
+    /// Notes:
+    /// - Accepts sortByCountField.
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_ports (`POST /venues/switches/switchPorts/query`)."
+    )]
+    pub fn query_switch_ports_legacy(&self) -> QuerySwitchPortsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_SWITCH_PORTS_LEGACY,
+            &[],
+        );
+        QuerySwitchPortsLegacy { req }
+    }
+    /// Query switch clients (venue-less).
+    ///
+    /// Queries clients of switches. Venue-less legacy form.
+    ///
+    /// `POST /switches/clients/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `SwitchClientQueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_clients (`POST /venues/switches/clients/query`).
+    /// - Provenance: inferred (method not given; a query operation is a POST with a query body).
+    ///
+    /// Notes:
+    /// - Accepts sortByCountField.
+    #[deprecated(
+        note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_clients (`POST /venues/switches/clients/query`)."
+    )]
+    pub fn query_switch_clients_legacy(&self) -> QuerySwitchClientsLegacy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_SWITCH_CLIENTS_LEGACY,
+            &[],
+        );
+        QuerySwitchClientsLegacy { req }
+    }
+}
+static LIST_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switches",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_switches` (List switches of a venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitches<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitches<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_switch",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_switch` (Add switches to a venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueSwitch<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueSwitch<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switches",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switches",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switches` (Delete switches of a venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitches<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitches<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_SWITCH_IMPORT_REQUEST: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_switch_import_request",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/importRequests",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_switch_import_request` (Import switches into a venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueSwitchImportRequest<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueSwitchImportRequest<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_switch",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_switch` (Get switch).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueSwitch<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueSwitch<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<Switch, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_switch",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/switches/{switchId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_switch` (Update switch).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueSwitch<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueSwitch<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_venue_switch",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_venue_switch` (Post switch).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddVenueSwitch<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddVenueSwitch<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switch",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switches/{switchId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switch` (Delete switch).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitch<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitch<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_SWITCH_POSITIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_switch_positions",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/switches/{switchId}/positions",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_switch_positions` (Update switch positions).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueSwitchPositions<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueSwitchPositions<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_switch_port_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/portSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_switch_port_settings` (Get switch port settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueSwitchPortSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueSwitchPortSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_switch_port_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/switches/{switchId}/portSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_switch_port_settings` (Update switch port settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueSwitchPortSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueSwitchPortSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_switch_port_settings",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}/portSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_switch_port_settings` (Post switch port settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueSwitchPortSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueSwitchPortSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_switches_port_settings",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/portSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_switches_port_settings` (Post port settings of several switches).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueSwitchesPortSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueSwitchesPortSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_switches_port_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/switches/portSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_switches_port_settings` (Update port settings of several switches).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueSwitchesPortSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueSwitchesPortSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switch_vlans",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/vlans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_switch_vlans` (List switch VLANs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitchVlans<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitchVlans<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_switch_vlan",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}/vlans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_switch_vlan` (Add switch VLAN).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueSwitchVlan<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueSwitchVlan<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switch_vlans",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switches/{switchId}/vlans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switch_vlans` (Delete switch VLANs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitchVlans<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitchVlans<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_switch_vlan",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_switch_vlan` (Get switch VLAN).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueSwitchVlan<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueSwitchVlan<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_switch_vlan",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_switch_vlan` (Update switch VLAN).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueSwitchVlan<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueSwitchVlan<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switch_vlan",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switch_vlan` (Delete switch VLAN).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitchVlan<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitchVlan<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switch_ve_ports",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/vePorts",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_switch_ve_ports` (List switch VE ports).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitchVePorts<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitchVePorts<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_switch_ve_port",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}/vePorts",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_switch_ve_port` (Add switch VE port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueSwitchVePort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueSwitchVePort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switch_ve_ports",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switches/{switchId}/vePorts",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switch_ve_ports` (Delete switch VE ports).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitchVePorts<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitchVePorts<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_switch_ve_port",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_switch_ve_port` (Get switch VE port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueSwitchVePort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueSwitchVePort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_switch_ve_port",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_switch_ve_port` (Update switch VE port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueSwitchVePort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueSwitchVePort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switch_ve_port",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switch_ve_port` (Delete switch VE port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitchVePort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitchVePort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switch_static_routes",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/staticRoutes",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_switch_static_routes` (List switch static routes).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitchStaticRoutes<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitchStaticRoutes<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_switch_static_route",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}/staticRoutes",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_switch_static_route` (Add switch static route).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueSwitchStaticRoute<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueSwitchStaticRoute<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switch_static_routes",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switches/{switchId}/staticRoutes",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switch_static_routes` (Delete switch static routes).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitchStaticRoutes<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitchStaticRoutes<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_switch_static_route",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_switch_static_route` (Get switch static route).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueSwitchStaticRoute<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueSwitchStaticRoute<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_switch_static_route",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_switch_static_route` (Update switch static route).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueSwitchStaticRoute<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueSwitchStaticRoute<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switch_static_route",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switch_static_route` (Delete switch static route).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitchStaticRoute<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitchStaticRoute<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_SWITCH_LAGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switch_lags",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/lags",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_switch_lags` (List switch LAGs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitchLags<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitchLags<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_switch_lag",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}/lags",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_switch_lag` (Add switch LAG).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueSwitchLag<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueSwitchLag<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCH_LAGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switch_lags",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switches/{switchId}/lags",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switch_lags` (Delete switch LAGs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitchLags<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitchLags<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_switch_lag",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/lags/{lagId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_switch_lag` (Get switch LAG).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueSwitchLag<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueSwitchLag<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_switch_lag",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/switches/{switchId}/lags/{lagId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_switch_lag` (Update switch LAG).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueSwitchLag<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueSwitchLag<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switch_lag",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switches/{switchId}/lags/{lagId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switch_lag` (Delete switch LAG).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitchLag<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitchLag<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switch_dhcp_servers",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/dhcpServers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_switch_dhcp_servers` (List switch DHCP servers).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitchDhcpServers<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitchDhcpServers<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_switch_dhcp_server",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}/dhcpServers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_switch_dhcp_server` (Add switch DHCP server).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueSwitchDhcpServer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueSwitchDhcpServer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switch_dhcp_servers",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switches/{switchId}/dhcpServers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switch_dhcp_servers` (Delete switch DHCP servers).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitchDhcpServers<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitchDhcpServers<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_switch_dhcp_server",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_switch_dhcp_server` (Get switch DHCP server).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueSwitchDhcpServer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueSwitchDhcpServer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_switch_dhcp_server",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_switch_dhcp_server` (Update switch DHCP server).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueSwitchDhcpServer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueSwitchDhcpServer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switch_dhcp_server",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switch_dhcp_server` (Delete switch DHCP server).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitchDhcpServer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitchDhcpServer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_switch_vlans",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}/vlans/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_switch_vlans` (Query switch VLANs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueSwitchVlans<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueSwitchVlans<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_switch_ve_ports",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}/vePorts/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_switch_ve_ports` (Query switch VE ports).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueSwitchVePorts<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueSwitchVePorts<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_switch_dhcp_servers",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}/dhcpServers/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_switch_dhcp_servers` (Query switch DHCP servers).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueSwitchDhcpServers<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueSwitchDhcpServers<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_SWITCH_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_switch_acls",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}/acls/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_switch_acls` (Query switch ACLs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueSwitchAcls<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueSwitchAcls<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_switch_config_backups",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}/configBackups/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_switch_config_backups` (Query switch configuration backups).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueSwitchConfigBackups<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueSwitchConfigBackups<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_SWITCH_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switch_acls",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/acls",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_switch_acls` (List switch ACLs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitchAcls<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitchAcls<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_SWITCH_ACL_UNIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switch_acl_unions",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/aclUnions",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_switch_acl_unions` (List switch ACL unions).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitchAclUnions<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitchAclUnions<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_SWITCH_VLAN_UNIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switch_vlan_unions",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/vlanUnions",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_switch_vlan_unions` (List switch VLAN unions).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitchVlanUnions<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitchVlanUnions<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_SWITCH_DEVICE_REQUEST: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_switch_device_request",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}/deviceRequests",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_switch_device_request` (Sync or reboot switch).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueSwitchDeviceRequest<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueSwitchDeviceRequest<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_VENUE_SWITCH_DHCP_SERVER_STATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_venue_switch_dhcp_server_states",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/switches/{switchId}/dhcpServerStates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_venue_switch_dhcp_server_states` (Change switch DHCP server state).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchVenueSwitchDhcpServerStates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchVenueSwitchDhcpServerStates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_SWITCH_CONFIG_HIST_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_switch_config_hist_details",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}/configHistDetails/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_switch_config_hist_details` (Query switch configuration history).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueSwitchConfigHistDetails<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switch_transaction_config_hist_details",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_switch_transaction_config_hist_details` (List configuration history of a transaction).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitchTransactionConfigHistDetails<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitchTransactionConfigHistDetails<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switch_config_backups",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/configBackups",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_switch_config_backups` (List switch configuration backups).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitchConfigBackups<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitchConfigBackups<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_switch_config_backup",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}/configBackups",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_switch_config_backup` (Back up switch configuration).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueSwitchConfigBackup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueSwitchConfigBackup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switch_config_backups",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switches/{switchId}/configBackups",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switch_config_backups` (Delete switch configuration backups).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitchConfigBackups<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitchConfigBackups<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_switch_config_backup",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_switch_config_backup` (Get switch configuration backup).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueSwitchConfigBackup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueSwitchConfigBackup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switch_config_backup",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switch_config_backup` (Delete switch configuration backup).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitchConfigBackup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitchConfigBackup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_venue_switch_config_backup",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_venue_switch_config_backup` (Restore switch configuration backup).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchVenueSwitchConfigBackup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchVenueSwitchConfigBackup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_switch_config_backup_comparison",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switches/{switchId}/configBackups/comparisons",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_switch_config_backup_comparison` (Compare switch configuration backups).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueSwitchConfigBackupComparison<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueSwitchConfigBackupComparison<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_switch_config_backup_formatted_configs",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_switch_config_backup_formatted_configs` (Get formatted backup configuration).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueSwitchConfigBackupFormattedConfigs<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_switch_power_cycle_request",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/switches/powerCycleRequests",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_switch_power_cycle_request` (Request switch power cycle).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueSwitchPowerCycleRequest<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueSwitchPowerCycleRequest<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_SWITCH_MEMBERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_switch_members",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/switches/members/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_switch_members` (Query switch members).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueSwitchMembers<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueSwitchMembers<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_SWITCH_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_switch_ports",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/switches/switchPorts/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_switch_ports` (Query switch ports).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueSwitchPorts<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueSwitchPorts<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<SwitchPortQueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<SwitchPortQueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_SWITCH_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_switch_clients",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/switches/clients/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_switch_clients` (Query switch clients).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueSwitchClients<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueSwitchClients<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<SwitchClientQueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<SwitchClientQueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static EXPORT_VENUE_SWITCHES_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "export_venue_switches_csv",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/switches/query/csvFiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "text/csv",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::export_venue_switches_csv` (Export switches as CSV).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ExportVenueSwitchesCsv<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ExportVenueSwitchesCsv<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and returns the `200` response body as bytes.
+    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
+        self.req.send_bytes().await
+    }
+}
+static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "fetch_venue_switch_aggregation_details",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/switches/aggregationDetails",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::fetch_venue_switch_aggregation_details` (Get switch aggregation details).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct FetchVenueSwitchAggregationDetails<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> FetchVenueSwitchAggregationDetails<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_vlans",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/vlans/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_vlans` (Query venue VLANs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueVlans<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueVlans<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_TAGGED_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_tagged_vlans",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/taggedVlans/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_tagged_vlans` (Query venue tagged VLANs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueTaggedVlans<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueTaggedVlans<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_UNTAGGED_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_untagged_vlans",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/untaggedVlans/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_untagged_vlans` (Query venue untagged VLANs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueUntaggedVlans<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueUntaggedVlans<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_ve_ports",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/vePorts/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_ve_ports` (Query venue VE ports).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueVePorts<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueVePorts<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_aaa_servers",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/aaaServers/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_aaa_servers` (Query venue AAA servers).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueAaaServers<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueAaaServers<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_vlans",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/vlans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_vlans` (List venue VLANs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueVlans<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueVlans<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_trusted_ports",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/trustedPorts",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_trusted_ports` (List venue trusted ports).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueTrustedPorts<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueTrustedPorts<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switch_profile_acls",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switchProfiles/acls",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_switch_profile_acls` (List ACLs of the venue's switch profiles).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitchProfileAcls<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitchProfileAcls<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_switch_profile_vlans",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switchProfiles/vlans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_switch_profile_vlans` (List VLANs of the venue's switch profiles).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueSwitchProfileVlans<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueSwitchProfileVlans<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_SWITCH_IMPORT_RESULTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_switch_import_results",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switches/importResults",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_switch_import_results` (Get switch import results).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueSwitchImportResults<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueSwitchImportResults<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Request id of the import whose results are read.
+    ///
+    /// query parameter `operationRequestId`; `string`.
+    pub fn operation_request_id(mut self, operation_request_id: &str) -> Self {
+        self.req.query("operationRequestId", &operation_request_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_SWITCH_PROFILE_TO_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_switch_profile_to_venue",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/switchProfiles/{switchProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_switch_profile_to_venue` (Apply switch profile to venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddSwitchProfileToVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddSwitchProfileToVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_SWITCH_PROFILE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_switch_profile_from_venue",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switchProfiles/{switchProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::remove_switch_profile_from_venue` (Remove switch profile from venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemoveSwitchProfileFromVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemoveSwitchProfileFromVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_CLI_TEMPLATE_TO_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_cli_template_to_venue",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/cliTemplates/{cliTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_cli_template_to_venue` (Apply CLI template to venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddCliTemplateToVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddCliTemplateToVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_CLI_TEMPLATE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_cli_template_from_venue",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/cliTemplates/{cliTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::remove_cli_template_from_venue` (Remove CLI template from venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemoveCliTemplateFromVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemoveCliTemplateFromVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_STACK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_stack",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/stacks/{stackSwitchSerialNumber}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_stack` (Delete switch stack).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueStack<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueStack<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_switch_firmware_schedules",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/switchFirmwares/schedules",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_switch_firmware_schedules` (Update venue switch firmware schedule).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueSwitchFirmwareSchedules<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueSwitchFirmwareSchedules<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_switch_firmware_schedule",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/switchFirmwares/schedules",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_switch_firmware_schedule` (Create venue switch firmware schedule).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueSwitchFirmwareSchedule<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switch_firmware_schedules",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switchFirmwares/schedules",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switch_firmware_schedules` (Delete venue switch firmware schedule).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitchFirmwareSchedules<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitchFirmwareSchedules<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_FIRMWARE_VERSIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_firmware_versions",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switchFirmwares/versions/{versionType}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_firmware_versions` (List switch firmware versions).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchFirmwareVersions<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchFirmwareVersions<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_firmware_current_versions",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switchFirmwares/currentVersions",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_firmware_current_versions` (List current switch firmware versions).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchFirmwareCurrentVersions<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchFirmwareCurrentVersions<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_switch_firmware_schedules",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switchFirmwares/schedules/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_switch_firmware_schedules` (Query switch firmware schedules).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySwitchFirmwareSchedules<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QuerySwitchFirmwareSchedules<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_switch_firmware_schedule_switches",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switchFirmwares/schedules/switches/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_switch_firmware_schedule_switches` (Query switches of firmware schedules).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySwitchFirmwareScheduleSwitches<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_SWITCH_FIRMWARE_UPGRADE_STATUS_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_switch_firmware_upgrade_status_details",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/switchFirmwares/upgradeStatusDetails/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_switch_firmware_upgrade_status_details` (Query switch firmware upgrade status).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_aaa_server",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/aaaServers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_aaa_server` (Create venue AAA server).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueAaaServer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueAaaServer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_aaa_servers",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/aaaServers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_aaa_servers` (Delete venue AAA servers).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueAaaServers<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueAaaServers<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_aaa_server",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aaaServers/{aaaServerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_aaa_server` (Get venue AAA server).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueAaaServer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueAaaServer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_aaa_server",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aaaServers/{aaaServerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_aaa_server` (Update venue AAA server).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueAaaServer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueAaaServer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_aaa_server",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/aaaServers/{aaaServerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_aaa_server` (Delete venue AAA server).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueAaaServer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueAaaServer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_aaa_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aaaSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_aaa_settings` (Update venue AAA settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueAaaSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueAaaSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_switch_settings",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/switchSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_switch_settings` (Delete venue switch settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueSwitchSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueSwitchSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_profiles",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switchProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_profiles` (List switch profiles).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchProfiles<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchProfiles<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_profile",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switchProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_switch_profile` (Create switch profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_profiles",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switchProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_profiles` (Delete switch profiles).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchProfiles<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchProfiles<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_profile_acls",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switchProfiles/{switchProfileId}/acls",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_profile_acls` (List switch profile ACLs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchProfileAcls<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchProfileAcls<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_profile_acl",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switchProfiles/{switchProfileId}/acls",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_switch_profile_acl` (Create switch profile ACL).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchProfileAcl<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchProfileAcl<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_profile_acls",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switchProfiles/{switchProfileId}/acls",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_profile_acls` (Delete switch profile ACLs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchProfileAcls<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchProfileAcls<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_switch_profile_acl",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switchProfiles/{switchProfileId}/acls/{aclId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_switch_profile_acl` (Get switch profile ACL).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSwitchProfileAcl<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSwitchProfileAcl<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_switch_profile_acl",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/switchProfiles/{switchProfileId}/acls/{aclId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_switch_profile_acl` (Update switch profile ACL).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateSwitchProfileAcl<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateSwitchProfileAcl<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_profile_acl",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switchProfiles/{switchProfileId}/acls/{aclId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_profile_acl` (Delete switch profile ACL).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchProfileAcl<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchProfileAcl<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_profile_trusted_ports",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switchProfiles/{switchProfileId}/trustedPorts",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_profile_trusted_ports` (List switch profile trusted ports).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchProfileTrustedPorts<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchProfileTrustedPorts<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_profile_trusted_port",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switchProfiles/{switchProfileId}/trustedPorts",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_switch_profile_trusted_port` (Create switch profile trusted port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchProfileTrustedPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchProfileTrustedPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_profile_trusted_ports",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switchProfiles/{switchProfileId}/trustedPorts",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_profile_trusted_ports` (Delete switch profile trusted ports).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchProfileTrustedPorts<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchProfileTrustedPorts<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_switch_profile_trusted_port",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_switch_profile_trusted_port` (Get switch profile trusted port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSwitchProfileTrustedPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSwitchProfileTrustedPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_switch_profile_trusted_port",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_switch_profile_trusted_port` (Update switch profile trusted port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateSwitchProfileTrustedPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateSwitchProfileTrustedPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_profile_trusted_port",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_profile_trusted_port` (Delete switch profile trusted port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchProfileTrustedPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchProfileTrustedPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_profile_vlans",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switchProfiles/{switchProfileId}/vlans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_profile_vlans` (List switch profile VLANs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchProfileVlans<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchProfileVlans<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_profile_vlan",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switchProfiles/{switchProfileId}/vlans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_switch_profile_vlan` (Create switch profile VLAN).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchProfileVlan<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchProfileVlan<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_profile_vlans",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switchProfiles/{switchProfileId}/vlans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_profile_vlans` (Delete switch profile VLANs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchProfileVlans<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchProfileVlans<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_switch_profile_vlan",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switchProfiles/{switchProfileId}/vlans/{vlanId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_switch_profile_vlan` (Get switch profile VLAN).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSwitchProfileVlan<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSwitchProfileVlan<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_switch_profile_vlan",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/switchProfiles/{switchProfileId}/vlans/{vlanId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_switch_profile_vlan` (Update switch profile VLAN).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateSwitchProfileVlan<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateSwitchProfileVlan<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_profile_vlan",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switchProfiles/{switchProfileId}/vlans/{vlanId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_profile_vlan` (Delete switch profile VLAN).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchProfileVlan<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchProfileVlan<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_cli_templates",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/cliTemplates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_cli_templates` (List CLI templates).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListCliTemplates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListCliTemplates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_cli_template",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/cliTemplates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_cli_template` (Create CLI template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateCliTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateCliTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_cli_template",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/cliTemplates/{cliTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_cli_template` (Get CLI template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetCliTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetCliTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_cli_template",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/cliTemplates/{cliTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_cli_template` (Update CLI template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateCliTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateCliTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_cli_template",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/cliTemplates/{cliTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_cli_template` (Delete CLI template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteCliTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteCliTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_web_auth_page_template",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/webAuthPageTemplates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_web_auth_page_template` (Create web authentication page template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateWebAuthPageTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateWebAuthPageTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_WEB_AUTH_PAGE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_web_auth_page_templates",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/webAuthPageTemplates/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_web_auth_page_templates` (Query web authentication page templates).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryWebAuthPageTemplates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryWebAuthPageTemplates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_web_auth_page_template_switches",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/webAuthPageTemplates/{templateId}/switches",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_web_auth_page_template_switches` (List switches of a web authentication page template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListWebAuthPageTemplateSwitches<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListWebAuthPageTemplateSwitches<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switches_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switches_legacy` (List switches (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchesLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchesLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_switch_legacy` (Add switches (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switches_legacy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switches",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switches_legacy` (Delete switches (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchesLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchesLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_switch_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_switch_legacy` (Get switch (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSwitchLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSwitchLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<Switch, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_switch_legacy",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/switches/{switchId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_switch_legacy` (Update switch (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateSwitchLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateSwitchLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_switch_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_switch_legacy` (Post switch (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddSwitchLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddSwitchLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_legacy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switches/{switchId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_legacy` (Delete switch (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_SWITCH_POSITIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_switch_positions_legacy",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/switches/{switchId}/positions",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_switch_positions_legacy` (Update switch positions (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateSwitchPositionsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateSwitchPositionsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_switch_port_settings_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/portSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_switch_port_settings_legacy` (Get switch port settings (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSwitchPortSettingsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSwitchPortSettingsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_switch_port_settings_legacy",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/switches/{switchId}/portSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_switch_port_settings_legacy` (Update switch port settings (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateSwitchPortSettingsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateSwitchPortSettingsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_port_settings_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/portSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_switch_port_settings_legacy` (Post switch port settings (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchPortSettingsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchPortSettingsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_vlans_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/vlans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_vlans_legacy` (List switch VLANs (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchVlansLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchVlansLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_vlan_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/vlans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_switch_vlan_legacy` (Add switch VLAN (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchVlanLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchVlanLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_vlans_legacy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switches/{switchId}/vlans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_vlans_legacy` (Delete switch VLANs (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchVlansLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchVlansLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_switch_vlan_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/vlans/{vlanId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_switch_vlan_legacy` (Get switch VLAN (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSwitchVlanLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSwitchVlanLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_switch_vlan_legacy",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/switches/{switchId}/vlans/{vlanId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_switch_vlan_legacy` (Update switch VLAN (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateSwitchVlanLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateSwitchVlanLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_vlan_legacy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switches/{switchId}/vlans/{vlanId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_vlan_legacy` (Delete switch VLAN (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchVlanLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchVlanLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_ve_ports_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/vePorts",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_ve_ports_legacy` (List switch VE ports (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchVePortsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchVePortsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_ve_port_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/vePorts",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_switch_ve_port_legacy` (Add switch VE port (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchVePortLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchVePortLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_ve_ports_legacy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switches/{switchId}/vePorts",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_ve_ports_legacy` (Delete switch VE ports (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchVePortsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchVePortsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_switch_ve_port_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/vePorts/{vePortId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_switch_ve_port_legacy` (Get switch VE port (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSwitchVePortLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSwitchVePortLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_switch_ve_port_legacy",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/switches/{switchId}/vePorts/{vePortId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_switch_ve_port_legacy` (Update switch VE port (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateSwitchVePortLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateSwitchVePortLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_ve_port_legacy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switches/{switchId}/vePorts/{vePortId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_ve_port_legacy` (Delete switch VE port (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchVePortLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchVePortLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_static_routes_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/staticRoutes",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_static_routes_legacy` (List switch static routes (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchStaticRoutesLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchStaticRoutesLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_static_route_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/staticRoutes",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_switch_static_route_legacy` (Add switch static route (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchStaticRouteLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchStaticRouteLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_static_routes_legacy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switches/{switchId}/staticRoutes",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_static_routes_legacy` (Delete switch static routes (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchStaticRoutesLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchStaticRoutesLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_switch_static_route_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/staticRoutes/{staticRouteId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_switch_static_route_legacy` (Get switch static route (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSwitchStaticRouteLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSwitchStaticRouteLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_switch_static_route_legacy",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/switches/{switchId}/staticRoutes/{staticRouteId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_switch_static_route_legacy` (Update switch static route (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateSwitchStaticRouteLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateSwitchStaticRouteLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_static_route_legacy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switches/{switchId}/staticRoutes/{staticRouteId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_static_route_legacy` (Delete switch static route (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchStaticRouteLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchStaticRouteLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_lags_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/lags",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_lags_legacy` (List switch LAGs (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchLagsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchLagsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_lag_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/lags",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_switch_lag_legacy` (Add switch LAG (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchLagLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchLagLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_lags_legacy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switches/{switchId}/lags",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_lags_legacy` (Delete switch LAGs (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchLagsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchLagsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_switch_lag_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/lags/{lagId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_switch_lag_legacy` (Get switch LAG (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSwitchLagLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSwitchLagLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_switch_lag_legacy",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/switches/{switchId}/lags/{lagId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_switch_lag_legacy` (Update switch LAG (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateSwitchLagLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateSwitchLagLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_lag_legacy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switches/{switchId}/lags/{lagId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_lag_legacy` (Delete switch LAG (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchLagLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchLagLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_dhcp_servers_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/dhcpServers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_dhcp_servers_legacy` (List switch DHCP servers (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchDhcpServersLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchDhcpServersLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_dhcp_server_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/dhcpServers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_switch_dhcp_server_legacy` (Add switch DHCP server (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchDhcpServerLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchDhcpServerLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_dhcp_servers_legacy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switches/{switchId}/dhcpServers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_dhcp_servers_legacy` (Delete switch DHCP servers (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchDhcpServersLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchDhcpServersLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_switch_dhcp_server_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/dhcpServers/{dhcpServerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_switch_dhcp_server_legacy` (Get switch DHCP server (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSwitchDhcpServerLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSwitchDhcpServerLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_switch_dhcp_server_legacy",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/switches/{switchId}/dhcpServers/{dhcpServerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_switch_dhcp_server_legacy` (Update switch DHCP server (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateSwitchDhcpServerLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateSwitchDhcpServerLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_dhcp_server_legacy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switches/{switchId}/dhcpServers/{dhcpServerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_dhcp_server_legacy` (Delete switch DHCP server (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchDhcpServerLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchDhcpServerLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_switch_vlans_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/vlans/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_switch_vlans_legacy` (Query switch VLANs (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySwitchVlansLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QuerySwitchVlansLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_switch_ve_ports_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/vePorts/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_switch_ve_ports_legacy` (Query switch VE ports (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySwitchVePortsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QuerySwitchVePortsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_switch_dhcp_servers_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/dhcpServers/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_switch_dhcp_servers_legacy` (Query switch DHCP servers (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySwitchDhcpServersLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QuerySwitchDhcpServersLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_switch_acls_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/acls/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_switch_acls_legacy` (Query switch ACLs (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySwitchAclsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QuerySwitchAclsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_switch_config_backups_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/configBackups/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_switch_config_backups_legacy` (Query switch configuration backups (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySwitchConfigBackupsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QuerySwitchConfigBackupsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_acls_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/acls",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_acls_legacy` (List switch ACLs (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchAclsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchAclsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_acl_unions_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/aclUnions",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_acl_unions_legacy` (List switch ACL unions (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchAclUnionsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchAclUnionsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_vlan_unions_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/vlanUnions",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_vlan_unions_legacy` (List switch VLAN unions (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchVlanUnionsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchVlanUnionsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SWITCH_DEVICE_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_device_request_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/deviceRequests",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_switch_device_request_legacy` (Sync or reboot switch (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchDeviceRequestLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchDeviceRequestLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_switch_dhcp_server_states_legacy",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/switches/{switchId}/dhcpServerStates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_switch_dhcp_server_states_legacy` (Change switch DHCP server state (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchSwitchDhcpServerStatesLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchSwitchDhcpServerStatesLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_switch_config_hist_details_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/configHistDetails/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_switch_config_hist_details_legacy` (Query switch configuration history (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySwitchConfigHistDetailsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_transaction_config_hist_details_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/transactions/{transactionId}/configHistDetails",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_transaction_config_hist_details_legacy` (List configuration history of a transaction (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchTransactionConfigHistDetailsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchTransactionConfigHistDetailsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_config_backups_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/configBackups",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_config_backups_legacy` (List switch configuration backups (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchConfigBackupsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchConfigBackupsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_config_backup_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/configBackups",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_switch_config_backup_legacy` (Back up switch configuration (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchConfigBackupLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchConfigBackupLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_config_backups_legacy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switches/{switchId}/configBackups",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_config_backups_legacy` (Delete switch configuration backups (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchConfigBackupsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchConfigBackupsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_switch_config_backup_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/configBackups/{configBackupId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_switch_config_backup_legacy` (Get switch configuration backup (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSwitchConfigBackupLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSwitchConfigBackupLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_config_backup_legacy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/switches/{switchId}/configBackups/{configBackupId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_switch_config_backup_legacy` (Delete switch configuration backup (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSwitchConfigBackupLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSwitchConfigBackupLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_switch_config_backup_legacy",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/switches/{switchId}/configBackups/{configBackupId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_switch_config_backup_legacy` (Restore switch configuration backup (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchSwitchConfigBackupLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchSwitchConfigBackupLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_config_backup_comparison_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/configBackups/comparisons",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_switch_config_backup_comparison_legacy` (Compare switch configuration backups (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchConfigBackupComparisonLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchConfigBackupComparisonLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_switch_config_backup_formatted_configs_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_switch_config_backup_formatted_configs_legacy` (Get formatted backup configuration (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_switch_dhcp_server_lease_tables_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/dhcpServers/leaseTables",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_switch_dhcp_server_lease_tables_legacy` (List switch DHCP lease tables (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListSwitchDhcpServerLeaseTablesLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListSwitchDhcpServerLeaseTablesLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_switch_debug_request_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/{switchId}/debugRequests",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_switch_debug_request_legacy` (Request switch troubleshooting (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateSwitchDebugRequestLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateSwitchDebugRequestLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_switch_debug_request_legacy",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/switches/{switchId}/debugRequests/{troubleshootingType}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_switch_debug_request_legacy` (Get switch troubleshooting result (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSwitchDebugRequestLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSwitchDebugRequestLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "export_switches_csv_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/query/csvFiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "text/csv",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::export_switches_csv_legacy` (Export switches as CSV (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ExportSwitchesCsvLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ExportSwitchesCsvLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and returns the `200` response body as bytes.
+    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
+        self.req.send_bytes().await
+    }
+}
+static QUERY_SWITCH_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_switch_ports_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/ports/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_switch_ports_legacy` (Query switch ports (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySwitchPortsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QuerySwitchPortsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<SwitchPortQueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<SwitchPortQueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_SWITCH_CLIENTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_switch_clients_legacy",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switches/clients/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_switch_clients_legacy` (Query switch clients (venue-less)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySwitchClientsLegacy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QuerySwitchClientsLegacy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<SwitchClientQueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<SwitchClientQueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}

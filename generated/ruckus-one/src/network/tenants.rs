@@ -2,4 +2,3663 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! tenants.
 //!
+//! Tenants and their administrators in the managed-service model: tenants, tenant and administrator delegations, invitations, tenant activation and support status, branding and logo files, firmware upgrade schedules, notification recipients and push notifications, beta features, privacy settings, the managed-service provider's customer inventory export, and administrators with their query. The document shows no bodies here except the query flags of the administrator query, the fields of the delegation list's entitlement items and the fields of the MSP-style legacy bodies. Several older queries are listed as removed, and the legacy managed-service family (/mspCustomers, /mspIntegrators, /mspLabels) is deprecated; for its sub-paths the document gives no methods, so the spec offers a single GET on each (recorded as inferred).
+//!
 //! Spec: `spec/network/tenants.yaml`.
+//!
+//! Removed operations (documented, not generated):
+//! - `POST /tenants/query` (Query tenants): removed: Removed; the document names no replacement.
+//! - `POST /tenants/inventories/query` (Query tenant inventories): removed: Removed; the document names no replacement.
+//! - `POST /tenants/inventories/query/csv` (Export tenant inventories as CSV): removed: Removed; the document names no replacement.
+//! - `POST /delegations/query` (Query delegations): removed: Removed; the document names no replacement.
+//! - `PATCH /mspCustomers/{customerId}` (Update MSP customer (partial)): removed: Removed, while the other /mspCustomers/{customerId} methods are deprecated.
+/// One delegation of a delegations list. The document names only the entitlement items' virtualEdgeDeviceCount; other fields are kept as received. Which operation answers the list is not shown.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TenantDelegationListItem {
+    /// Entitlements of the delegation.
+    ///
+    /// Wire name `entitlements`; `array<TenantDelegationEntitlement>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entitlements: Option<Vec<TenantDelegationEntitlement>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TenantDelegationListItem {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            entitlements: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// One entitlement item of a delegation; only the field added in a release is named.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TenantDelegationEntitlement {
+    /// Number of virtual edge devices, as a string.
+    ///
+    /// Wire name `virtualEdgeDeviceCount`; `string`; optional.
+    #[serde(
+        rename = "virtualEdgeDeviceCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub virtual_edge_device_count: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TenantDelegationEntitlement {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            virtual_edge_device_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Body of the administrator query. The document names only mspEcTenantIds; other query fields can be set.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AdminQueryRequest {
+    /// Scopes the list to these managed end-customer tenants.
+    ///
+    /// Wire name `mspEcTenantIds`; `array<string>`; optional.
+    /// Provenance: inferred (the document names the field but not its type; a list of tenant ids assumed from the plural name).
+    #[serde(rename = "mspEcTenantIds", default, skip_serializing_if = "Option::is_none")]
+    pub msp_ec_tenant_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AdminQueryRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            msp_ec_tenant_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Fields of the MSP-style bodies of the deprecated legacy managed-service operations. The document lists the fields without saying which operation uses which; other fields are kept.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MspLegacyBody {
+    /// `msp_admin_id`
+    ///
+    /// Wire name `msp_admin_id`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msp_admin_id: Option<String>,
+    /// `msp_admin_role`
+    ///
+    /// Wire name `msp_admin_role`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msp_admin_role: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// `user_name`
+    ///
+    /// Wire name `user_name`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_name: Option<String>,
+    /// `full_name`
+    ///
+    /// Wire name `full_name`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_name: Option<String>,
+    /// `first_name`
+    ///
+    /// Wire name `first_name`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_name: Option<String>,
+    /// `last_name`
+    ///
+    /// Wire name `last_name`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_name: Option<String>,
+    /// `admin_email`
+    ///
+    /// Wire name `admin_email`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin_email: Option<String>,
+    /// `resend`
+    ///
+    /// Wire name `resend`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resend: Option<bool>,
+    /// List of managed end-customer tenants.
+    ///
+    /// Wire name `mspec_list`; `array<string>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mspec_list: Option<Vec<String>>,
+    /// `delegation_type`
+    ///
+    /// Wire name `delegation_type`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delegation_type: Option<String>,
+    /// `delegated_to`
+    ///
+    /// Wire name `delegated_to`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delegated_to: Option<String>,
+    /// `expiry_date`
+    ///
+    /// Wire name `expiry_date`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expiry_date: Option<String>,
+    /// `number_of_days`
+    ///
+    /// Wire name `number_of_days`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number_of_days: Option<String>,
+    /// Whether all end-customer tenants are managed.
+    ///
+    /// Wire name `isManageAllEcs`; `boolean`; optional.
+    #[serde(rename = "isManageAllEcs", default, skip_serializing_if = "Option::is_none")]
+    pub is_manage_all_ecs: Option<bool>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
+    pub updated_date: Option<String>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
+    pub tenant_id: Option<String>,
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MspLegacyBody {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            msp_admin_id: None,
+            msp_admin_role: None,
+            email: None,
+            user_name: None,
+            full_name: None,
+            first_name: None,
+            last_name: None,
+            admin_email: None,
+            resend: None,
+            mspec_list: None,
+            delegation_type: None,
+            delegated_to: None,
+            expiry_date: None,
+            number_of_days: None,
+            is_manage_all_ecs: None,
+            updated_date: None,
+            parent_id: None,
+            tenant_id: None,
+            request_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+impl<'a> super::NetworkClient<'a> {
+    /// Get tenant.
+    ///
+    /// `GET /tenants/{tenantId}` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_tenant(&self, tenant_id: &str) -> GetTenant<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_TENANT,
+            &[tenant_id],
+        );
+        GetTenant { req }
+    }
+    /// Update tenant.
+    ///
+    /// `PUT /tenants/{tenantId}` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_tenant(&self, tenant_id: &str) -> UpdateTenant<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_TENANT,
+            &[tenant_id],
+        );
+        UpdateTenant { req }
+    }
+    /// Delete tenant.
+    ///
+    /// `DELETE /tenants/{tenantId}` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_tenant(&self, tenant_id: &str) -> DeleteTenant<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_TENANT,
+            &[tenant_id],
+        );
+        DeleteTenant { req }
+    }
+    /// Create tenant.
+    ///
+    /// `POST /tenants` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_tenant(&self) -> CreateTenant<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &CREATE_TENANT, &[]);
+        CreateTenant { req }
+    }
+    /// Get tenant delegations.
+    ///
+    /// `GET /tenants/{tenantId}/tenantDelegations` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_tenant_delegations(&self, tenant_id: &str) -> ListTenantDelegations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_TENANT_DELEGATIONS,
+            &[tenant_id],
+        );
+        ListTenantDelegations { req }
+    }
+    /// Update tenant delegations.
+    ///
+    /// `PUT /tenants/{tenantId}/tenantDelegations` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_tenant_delegations(
+        &self,
+        tenant_id: &str,
+    ) -> UpdateTenantDelegations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_TENANT_DELEGATIONS,
+            &[tenant_id],
+        );
+        UpdateTenantDelegations { req }
+    }
+    /// Resend invitation.
+    ///
+    /// `PUT /tenants/{tenantId}/invitations` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn resend_tenant_invitation(
+        &self,
+        tenant_id: &str,
+    ) -> ResendTenantInvitation<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &RESEND_TENANT_INVITATION,
+            &[tenant_id],
+        );
+        ResendTenantInvitation { req }
+    }
+    /// List tenant administrators.
+    ///
+    /// `GET /tenants/{tenantId}/admins` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_tenant_admins(&self, tenant_id: &str) -> ListTenantAdmins<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_TENANT_ADMINS,
+            &[tenant_id],
+        );
+        ListTenantAdmins { req }
+    }
+    /// Get tenant administrator.
+    ///
+    /// `GET /tenants/{tenantId}/admins/{adminId}` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Path parameter `adminId`: Identifier of the administrator.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_tenant_admin(
+        &self,
+        tenant_id: &str,
+        admin_id: &str,
+    ) -> GetTenantAdmin<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_TENANT_ADMIN,
+            &[tenant_id, admin_id],
+        );
+        GetTenantAdmin { req }
+    }
+    /// Update tenant administrator.
+    ///
+    /// `PUT /tenants/{tenantId}/admins/{adminId}` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Path parameter `adminId`: Identifier of the administrator.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_tenant_admin(
+        &self,
+        tenant_id: &str,
+        admin_id: &str,
+    ) -> UpdateTenantAdmin<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_TENANT_ADMIN,
+            &[tenant_id, admin_id],
+        );
+        UpdateTenantAdmin { req }
+    }
+    /// Delete tenant administrator.
+    ///
+    /// `DELETE /tenants/{tenantId}/admins/{adminId}` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Path parameter `adminId`: Identifier of the administrator.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_tenant_admin(
+        &self,
+        tenant_id: &str,
+        admin_id: &str,
+    ) -> DeleteTenantAdmin<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_TENANT_ADMIN,
+            &[tenant_id, admin_id],
+        );
+        DeleteTenantAdmin { req }
+    }
+    /// Get administrator delegations of a tenant.
+    ///
+    /// `GET /tenants/{tenantId}/adminDelegations` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_tenant_admin_delegations(
+        &self,
+        tenant_id: &str,
+    ) -> ListTenantAdminDelegations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_TENANT_ADMIN_DELEGATIONS,
+            &[tenant_id],
+        );
+        ListTenantAdminDelegations { req }
+    }
+    /// Update administrator delegations of a tenant.
+    ///
+    /// `PUT /tenants/{tenantId}/adminDelegations` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_tenant_admin_delegations(
+        &self,
+        tenant_id: &str,
+    ) -> UpdateTenantAdminDelegations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_TENANT_ADMIN_DELEGATIONS,
+            &[tenant_id],
+        );
+        UpdateTenantAdminDelegations {
+            req,
+        }
+    }
+    /// Update tenant activation.
+    ///
+    /// `PUT /tenantActivations/{tenantId}` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_tenant_activation(
+        &self,
+        tenant_id: &str,
+    ) -> UpdateTenantActivation<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_TENANT_ACTIVATION,
+            &[tenant_id],
+        );
+        UpdateTenantActivation { req }
+    }
+    /// Delete tenant activation.
+    ///
+    /// `DELETE /tenantActivations/{tenantId}` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_tenant_activation(
+        &self,
+        tenant_id: &str,
+    ) -> DeleteTenantActivation<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_TENANT_ACTIVATION,
+            &[tenant_id],
+        );
+        DeleteTenantActivation { req }
+    }
+    /// Get tenant support status.
+    ///
+    /// `GET /tenantActivations/supportStatus/{tenantId}` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_tenant_support_status(
+        &self,
+        tenant_id: &str,
+    ) -> GetTenantSupportStatus<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_TENANT_SUPPORT_STATUS,
+            &[tenant_id],
+        );
+        GetTenantSupportStatus { req }
+    }
+    /// Update tenant support status.
+    ///
+    /// `PUT /tenantActivations/supportStatus/{tenantId}` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_tenant_support_status(
+        &self,
+        tenant_id: &str,
+    ) -> UpdateTenantSupportStatus<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_TENANT_SUPPORT_STATUS,
+            &[tenant_id],
+        );
+        UpdateTenantSupportStatus { req }
+    }
+    /// Delete tenant support status.
+    ///
+    /// `DELETE /tenantActivations/supportStatus/{tenantId}` on the Network management API.
+    ///
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_tenant_support_status(
+        &self,
+        tenant_id: &str,
+    ) -> DeleteTenantSupportStatus<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_TENANT_SUPPORT_STATUS,
+            &[tenant_id],
+        );
+        DeleteTenantSupportStatus { req }
+    }
+    /// Get brandings.
+    ///
+    /// `GET /brandings` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_brandings(&self) -> ListBrandings<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &LIST_BRANDINGS, &[]);
+        ListBrandings { req }
+    }
+    /// Update brandings.
+    ///
+    /// `PUT /brandings` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_brandings(&self) -> UpdateBrandings<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &UPDATE_BRANDINGS, &[]);
+        UpdateBrandings { req }
+    }
+    /// Create branding.
+    ///
+    /// `POST /brandings` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_branding(&self) -> CreateBranding<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &CREATE_BRANDING, &[]);
+        CreateBranding { req }
+    }
+    /// Upload logo file.
+    ///
+    /// `POST /logoFiles` on the Network management API.
+    ///
+    /// - Request body (multipart, required): multipart form with parts `file`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - inferred: the document does not name the multipart parts; a single part `file` carrying the image is assumed. The response body is not shown.
+    pub fn create_logo_file(
+        &self,
+        body: ruckus_one_runtime::Multipart,
+    ) -> CreateLogoFile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_LOGO_FILE,
+            &[],
+        );
+        req.multipart(body);
+        CreateLogoFile { req }
+    }
+    /// Download logo file.
+    ///
+    /// `GET /logoFiles/{fileId}` on the Network management API.
+    ///
+    /// - Path parameter `fileId`: Identifier of the logo file.
+    /// - Response 200: `image/*` bytes
+    /// - Media types: Accept `image/*`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_logo_file(&self, file_id: &str) -> GetLogoFile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_LOGO_FILE,
+            &[file_id],
+        );
+        GetLogoFile { req }
+    }
+    /// Create firmware upgrade schedule.
+    ///
+    /// `POST /firmwareUpgradeSchedules` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_firmware_upgrade_schedule(&self) -> CreateFirmwareUpgradeSchedule<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_FIRMWARE_UPGRADE_SCHEDULE,
+            &[],
+        );
+        CreateFirmwareUpgradeSchedule {
+            req,
+        }
+    }
+    /// Update tenant delegations (partial).
+    ///
+    /// `PATCH /tenantDelegations` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_tenant_delegations(&self) -> PatchTenantDelegations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_TENANT_DELEGATIONS,
+            &[],
+        );
+        PatchTenantDelegations { req }
+    }
+    /// Update administrator delegations (partial).
+    ///
+    /// `PATCH /adminDelegations` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_admin_delegations(&self) -> PatchAdminDelegations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_ADMIN_DELEGATIONS,
+            &[],
+        );
+        PatchAdminDelegations { req }
+    }
+    /// Get own tenant.
+    ///
+    /// `GET /tenants/self` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_self_tenant(&self) -> GetSelfTenant<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &GET_SELF_TENANT, &[]);
+        GetSelfTenant { req }
+    }
+    /// Create notification recipient.
+    ///
+    /// `POST /tenants/notificationRecipients` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_tenant_notification_recipient(
+        &self,
+    ) -> CreateTenantNotificationRecipient<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_TENANT_NOTIFICATION_RECIPIENT,
+            &[],
+        );
+        CreateTenantNotificationRecipient {
+            req,
+        }
+    }
+    /// Send mobile push notification.
+    ///
+    /// `POST /tenants/mobilePushNotifications` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_tenant_mobile_push_notification(
+        &self,
+    ) -> CreateTenantMobilePushNotification<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_TENANT_MOBILE_PUSH_NOTIFICATION,
+            &[],
+        );
+        CreateTenantMobilePushNotification {
+            req,
+        }
+    }
+    /// Query notification recipients.
+    ///
+    /// `POST /tenants/notifications/recipients/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_tenant_notification_recipients(
+        &self,
+    ) -> QueryTenantNotificationRecipients<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_TENANT_NOTIFICATION_RECIPIENTS,
+            &[],
+        );
+        QueryTenantNotificationRecipients {
+            req,
+        }
+    }
+    /// Get beta features.
+    ///
+    /// `GET /tenants/betaFeatures` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_tenant_beta_features(&self) -> GetTenantBetaFeatures<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_TENANT_BETA_FEATURES,
+            &[],
+        );
+        GetTenantBetaFeatures { req }
+    }
+    /// Update beta features.
+    ///
+    /// `PUT /tenants/betaFeatures` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_tenant_beta_features(&self) -> UpdateTenantBetaFeatures<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_TENANT_BETA_FEATURES,
+            &[],
+        );
+        UpdateTenantBetaFeatures { req }
+    }
+    /// Get privacy settings.
+    ///
+    /// `GET /tenants/privacySettings` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_tenant_privacy_settings(&self) -> GetTenantPrivacySettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_TENANT_PRIVACY_SETTINGS,
+            &[],
+        );
+        GetTenantPrivacySettings { req }
+    }
+    /// Create privacy settings.
+    ///
+    /// `POST /tenants/privacySettings` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_tenant_privacy_settings(&self) -> CreateTenantPrivacySettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_TENANT_PRIVACY_SETTINGS,
+            &[],
+        );
+        CreateTenantPrivacySettings { req }
+    }
+    /// Update privacy settings (partial).
+    ///
+    /// `PATCH /tenants/privacySettings` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_tenant_privacy_settings(&self) -> PatchTenantPrivacySettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_TENANT_PRIVACY_SETTINGS,
+            &[],
+        );
+        PatchTenantPrivacySettings { req }
+    }
+    /// Export end-customer inventory as CSV.
+    ///
+    /// `POST /msps/{mspTenantId}/ecInventories/query/csvFiles` on the Network management API.
+    ///
+    /// - Path parameter `mspTenantId`: Identifier of the managed-service-provider tenant.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `text/csv` bytes
+    /// - Media types: Content-Type `application/json`, Accept `text/csv`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Accepts sortByCountField.
+    /// - The query body is not shown; the common query body is assumed (reference: Pagination styles).
+    pub fn export_msp_ec_inventories_csv(
+        &self,
+        msp_tenant_id: &str,
+    ) -> ExportMspEcInventoriesCsv<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &EXPORT_MSP_EC_INVENTORIES_CSV,
+            &[msp_tenant_id],
+        );
+        ExportMspEcInventoriesCsv { req }
+    }
+    /// Update administrators.
+    ///
+    /// `PUT /admins` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_admins(&self) -> UpdateAdmins<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &UPDATE_ADMINS, &[]);
+        UpdateAdmins { req }
+    }
+    /// Create administrator.
+    ///
+    /// `POST /admins` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_admin(&self) -> CreateAdmin<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &CREATE_ADMIN, &[]);
+        CreateAdmin { req }
+    }
+    /// Get administrator.
+    ///
+    /// `GET /admins/{adminId}` on the Network management API.
+    ///
+    /// - Path parameter `adminId`: Identifier of the administrator.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_admin(&self, admin_id: &str) -> GetAdmin<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &GET_ADMIN, &[admin_id]);
+        GetAdmin { req }
+    }
+    /// Delete administrator.
+    ///
+    /// `DELETE /admins/{adminId}` on the Network management API.
+    ///
+    /// - Path parameter `adminId`: Identifier of the administrator.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_admin(&self, admin_id: &str) -> DeleteAdmin<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_ADMIN,
+            &[admin_id],
+        );
+        DeleteAdmin { req }
+    }
+    /// Query administrators.
+    ///
+    /// `POST /admins/query` on the Network management API.
+    ///
+    /// - Query parameter `includeDelegatedAdmins` (`boolean`, builder method `include_delegated_admins`)
+    /// - Query parameter `includeSelectedAdmins` (`boolean`, builder method `include_selected_admins`)
+    /// - Query parameter `includeSystemRoles` (`boolean`, builder method `include_system_roles`)
+    /// - Query parameter `includePrivilegeGroups` (`boolean`, builder method `include_privilege_groups`)
+    /// - Query parameter `withExternalId` (`boolean`, builder method `with_external_id`)
+    /// - Query parameter `withDelegatedECs` (`boolean`, builder method `with_delegated_e_cs`)
+    /// - Request body (json, optional, builder method `body`): `AdminQueryRequest`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The page type depends on the query flags (by default full administrator rows); its shape is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - includeSystemRoles and includePrivilegeGroups qualify includeSelectedAdmins.
+    /// - mspEcTenantIds in the body scopes the list to those tenants.
+    /// - The page type of the 200 answer depends on the flags; by default the rows are full administrator rows.
+    pub fn query_admins(&self) -> QueryAdmins<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_ADMINS, &[]);
+        QueryAdmins { req }
+    }
+    /// List MSP customers.
+    ///
+    /// `GET /mspCustomers` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: documented.
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn list_msp_customers(&self) -> ListMspCustomers<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_MSP_CUSTOMERS,
+            &[],
+        );
+        ListMspCustomers { req }
+    }
+    /// Create MSP customer.
+    ///
+    /// `POST /mspCustomers` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `MspLegacyBody`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: documented.
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn create_msp_customer(&self) -> CreateMspCustomer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_MSP_CUSTOMER,
+            &[],
+        );
+        CreateMspCustomer { req }
+    }
+    /// Get MSP customer.
+    ///
+    /// `GET /mspCustomers/{customerId}` on the Network management API.
+    ///
+    /// - Path parameter `customerId`: Identifier of the MSP customer.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: documented.
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn get_msp_customer(&self, customer_id: &str) -> GetMspCustomer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_MSP_CUSTOMER,
+            &[customer_id],
+        );
+        GetMspCustomer { req }
+    }
+    /// Update MSP customer.
+    ///
+    /// `PUT /mspCustomers/{customerId}` on the Network management API.
+    ///
+    /// - Path parameter `customerId`: Identifier of the MSP customer.
+    /// - Request body (json, optional, builder method `body`): `MspLegacyBody`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: documented.
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn update_msp_customer(&self, customer_id: &str) -> UpdateMspCustomer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_MSP_CUSTOMER,
+            &[customer_id],
+        );
+        UpdateMspCustomer { req }
+    }
+    /// Delete MSP customer.
+    ///
+    /// `DELETE /mspCustomers/{customerId}` on the Network management API.
+    ///
+    /// - Path parameter `customerId`: Identifier of the MSP customer.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: documented.
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn delete_msp_customer(&self, customer_id: &str) -> DeleteMspCustomer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_MSP_CUSTOMER,
+            &[customer_id],
+        );
+        DeleteMspCustomer { req }
+    }
+    /// List MSP administrators of a customer.
+    ///
+    /// `GET /mspCustomers/{customerId}/mspadmins` on the Network management API.
+    ///
+    /// - Path parameter `customerId`: Identifier of the MSP customer.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn list_msp_customer_msp_admins(
+        &self,
+        customer_id: &str,
+    ) -> ListMspCustomerMspAdmins<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_MSP_CUSTOMER_MSP_ADMINS,
+            &[customer_id],
+        );
+        ListMspCustomerMspAdmins { req }
+    }
+    /// List administrators of a customer.
+    ///
+    /// `GET /mspCustomers/{customerId}/admins` on the Network management API.
+    ///
+    /// - Path parameter `customerId`: Identifier of the MSP customer.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn list_msp_customer_admins(
+        &self,
+        customer_id: &str,
+    ) -> ListMspCustomerAdmins<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_MSP_CUSTOMER_ADMINS,
+            &[customer_id],
+        );
+        ListMspCustomerAdmins { req }
+    }
+    /// Get administrator of a customer.
+    ///
+    /// `GET /mspCustomers/{customerId}/admins/{adminId}` on the Network management API.
+    ///
+    /// - Path parameter `customerId`: Identifier of the MSP customer.
+    /// - Path parameter `adminId`: Identifier of the administrator.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn get_msp_customer_admin(
+        &self,
+        customer_id: &str,
+        admin_id: &str,
+    ) -> GetMspCustomerAdmin<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_MSP_CUSTOMER_ADMIN,
+            &[customer_id, admin_id],
+        );
+        GetMspCustomerAdmin { req }
+    }
+    /// List invitations of a customer.
+    ///
+    /// `GET /mspCustomers/{customerId}/invitations` on the Network management API.
+    ///
+    /// - Path parameter `customerId`: Identifier of the MSP customer.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn list_msp_customer_invitations(
+        &self,
+        customer_id: &str,
+    ) -> ListMspCustomerInvitations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_MSP_CUSTOMER_INVITATIONS,
+            &[customer_id],
+        );
+        ListMspCustomerInvitations { req }
+    }
+    /// List delegations of a customer.
+    ///
+    /// `GET /mspCustomers/{customerId}/delegations` on the Network management API.
+    ///
+    /// - Path parameter `customerId`: Identifier of the MSP customer.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn list_msp_customer_delegations(
+        &self,
+        customer_id: &str,
+    ) -> ListMspCustomerDelegations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_MSP_CUSTOMER_DELEGATIONS,
+            &[customer_id],
+        );
+        ListMspCustomerDelegations { req }
+    }
+    /// List delegator administrators of a customer.
+    ///
+    /// `GET /mspCustomers/{customerId}/delegatorAdmins` on the Network management API.
+    ///
+    /// - Path parameter `customerId`: Identifier of the MSP customer.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn list_msp_customer_delegator_admins(
+        &self,
+        customer_id: &str,
+    ) -> ListMspCustomerDelegatorAdmins<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_MSP_CUSTOMER_DELEGATOR_ADMINS,
+            &[customer_id],
+        );
+        ListMspCustomerDelegatorAdmins {
+            req,
+        }
+    }
+    /// Get activation status of a customer.
+    ///
+    /// `GET /mspCustomers/{customerId}/activationStatus` on the Network management API.
+    ///
+    /// - Path parameter `customerId`: Identifier of the MSP customer.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn get_msp_customer_activation_status(
+        &self,
+        customer_id: &str,
+    ) -> GetMspCustomerActivationStatus<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_MSP_CUSTOMER_ACTIVATION_STATUS,
+            &[customer_id],
+        );
+        GetMspCustomerActivationStatus {
+            req,
+        }
+    }
+    /// List logo URLs of a customer.
+    ///
+    /// `GET /mspCustomers/{customerId}/logoUrls` on the Network management API.
+    ///
+    /// - Path parameter `customerId`: Identifier of the MSP customer.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn list_msp_customer_logo_urls(
+        &self,
+        customer_id: &str,
+    ) -> ListMspCustomerLogoUrls<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_MSP_CUSTOMER_LOGO_URLS,
+            &[customer_id],
+        );
+        ListMspCustomerLogoUrls { req }
+    }
+    /// List MSP firmware upgrade schedules.
+    ///
+    /// `GET /mspCustomers/firmwareUpgradeSchedules` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn list_msp_firmware_upgrade_schedules(
+        &self,
+    ) -> ListMspFirmwareUpgradeSchedules<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES,
+            &[],
+        );
+        ListMspFirmwareUpgradeSchedules {
+            req,
+        }
+    }
+    /// List MSP delegations.
+    ///
+    /// `GET /mspCustomers/delegations` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn list_msp_delegations(&self) -> ListMspDelegations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_MSP_DELEGATIONS,
+            &[],
+        );
+        ListMspDelegations { req }
+    }
+    /// List MSP administrator associations.
+    ///
+    /// `GET /mspCustomers/mspAdmins/associations` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn list_msp_admin_associations(&self) -> ListMspAdminAssociations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_MSP_ADMIN_ASSOCIATIONS,
+            &[],
+        );
+        ListMspAdminAssociations { req }
+    }
+    /// Get MSP integrator.
+    ///
+    /// `GET /mspIntegrators/{integratorId}` on the Network management API.
+    ///
+    /// - Path parameter `integratorId`: Identifier of the integrator.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn get_msp_integrator(&self, integrator_id: &str) -> GetMspIntegrator<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_MSP_INTEGRATOR,
+            &[integrator_id],
+        );
+        GetMspIntegrator { req }
+    }
+    /// List MSP labels.
+    ///
+    /// `GET /mspLabels` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: documented.
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn list_msp_labels(&self) -> ListMspLabels<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &LIST_MSP_LABELS, &[]);
+        ListMspLabels { req }
+    }
+    /// Update MSP labels.
+    ///
+    /// `PUT /mspLabels` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: documented.
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn update_msp_labels(&self) -> UpdateMspLabels<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &UPDATE_MSP_LABELS, &[]);
+        UpdateMspLabels { req }
+    }
+    /// Create MSP label.
+    ///
+    /// `POST /mspLabels` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: documented.
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn create_msp_label(&self) -> CreateMspLabel<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &CREATE_MSP_LABEL, &[]);
+        CreateMspLabel { req }
+    }
+    /// Get MSP label.
+    ///
+    /// `GET /mspLabels/{mspLabel}` on the Network management API.
+    ///
+    /// - Path parameter `mspLabel`: The label.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn get_msp_label(&self, msp_label: &str) -> GetMspLabel<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_MSP_LABEL,
+            &[msp_label],
+        );
+        GetMspLabel { req }
+    }
+    /// List MSP label base URLs.
+    ///
+    /// `GET /mspLabels/baseUrls` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
+    /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    #[deprecated(
+        note = "Legacy managed-service path; deprecated by the document, no replacement named."
+    )]
+    pub fn list_msp_label_base_urls(&self) -> ListMspLabelBaseUrls<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_MSP_LABEL_BASE_URLS,
+            &[],
+        );
+        ListMspLabelBaseUrls { req }
+    }
+}
+static GET_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_tenant",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tenants/{tenantId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_tenant` (Get tenant).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetTenant<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetTenant<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_tenant",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/tenants/{tenantId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_tenant` (Update tenant).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateTenant<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateTenant<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_tenant",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/tenants/{tenantId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_tenant` (Delete tenant).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteTenant<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteTenant<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_tenant",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/tenants",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_tenant` (Create tenant).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateTenant<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateTenant<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_tenant_delegations",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tenants/{tenantId}/tenantDelegations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_tenant_delegations` (Get tenant delegations).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListTenantDelegations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListTenantDelegations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_tenant_delegations",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/tenants/{tenantId}/tenantDelegations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_tenant_delegations` (Update tenant delegations).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateTenantDelegations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateTenantDelegations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static RESEND_TENANT_INVITATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "resend_tenant_invitation",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/tenants/{tenantId}/invitations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::resend_tenant_invitation` (Resend invitation).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ResendTenantInvitation<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ResendTenantInvitation<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_TENANT_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_tenant_admins",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tenants/{tenantId}/admins",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_tenant_admins` (List tenant administrators).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListTenantAdmins<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListTenantAdmins<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_tenant_admin",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tenants/{tenantId}/admins/{adminId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_tenant_admin` (Get tenant administrator).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetTenantAdmin<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetTenantAdmin<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_tenant_admin",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/tenants/{tenantId}/admins/{adminId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_tenant_admin` (Update tenant administrator).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateTenantAdmin<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateTenantAdmin<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_tenant_admin",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/tenants/{tenantId}/admins/{adminId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_tenant_admin` (Delete tenant administrator).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteTenantAdmin<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteTenantAdmin<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_tenant_admin_delegations",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tenants/{tenantId}/adminDelegations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_tenant_admin_delegations` (Get administrator delegations of a tenant).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListTenantAdminDelegations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListTenantAdminDelegations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_tenant_admin_delegations",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/tenants/{tenantId}/adminDelegations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_tenant_admin_delegations` (Update administrator delegations of a tenant).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateTenantAdminDelegations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateTenantAdminDelegations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_TENANT_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_tenant_activation",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/tenantActivations/{tenantId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_tenant_activation` (Update tenant activation).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateTenantActivation<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateTenantActivation<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_TENANT_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_tenant_activation",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/tenantActivations/{tenantId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_tenant_activation` (Delete tenant activation).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteTenantActivation<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteTenantActivation<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_tenant_support_status",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tenantActivations/supportStatus/{tenantId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_tenant_support_status` (Get tenant support status).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetTenantSupportStatus<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetTenantSupportStatus<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_tenant_support_status",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/tenantActivations/supportStatus/{tenantId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_tenant_support_status` (Update tenant support status).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateTenantSupportStatus<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateTenantSupportStatus<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_tenant_support_status",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/tenantActivations/supportStatus/{tenantId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_tenant_support_status` (Delete tenant support status).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteTenantSupportStatus<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteTenantSupportStatus<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_BRANDINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_brandings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/brandings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_brandings` (Get brandings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListBrandings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListBrandings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_BRANDINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_brandings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/brandings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_brandings` (Update brandings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateBrandings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateBrandings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_BRANDING: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_branding",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/brandings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_branding` (Create branding).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateBranding<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateBranding<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_LOGO_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_logo_file",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/logoFiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("multipart/form-data"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_logo_file` (Upload logo file).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateLogoFile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateLogoFile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_LOGO_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_logo_file",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/logoFiles/{fileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "image/*",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_logo_file` (Download logo file).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetLogoFile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetLogoFile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and returns the `200` response body as bytes.
+    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
+        self.req.send_bytes().await
+    }
+}
+static CREATE_FIRMWARE_UPGRADE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_firmware_upgrade_schedule",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/firmwareUpgradeSchedules",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_firmware_upgrade_schedule` (Create firmware upgrade schedule).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateFirmwareUpgradeSchedule<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateFirmwareUpgradeSchedule<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_tenant_delegations",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/tenantDelegations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_tenant_delegations` (Update tenant delegations (partial)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchTenantDelegations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchTenantDelegations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_admin_delegations",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/adminDelegations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_admin_delegations` (Update administrator delegations (partial)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchAdminDelegations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchAdminDelegations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SELF_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_self_tenant",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tenants/self",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_self_tenant` (Get own tenant).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetSelfTenant<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetSelfTenant<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_TENANT_NOTIFICATION_RECIPIENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_tenant_notification_recipient",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/tenants/notificationRecipients",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_tenant_notification_recipient` (Create notification recipient).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateTenantNotificationRecipient<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateTenantNotificationRecipient<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_TENANT_MOBILE_PUSH_NOTIFICATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_tenant_mobile_push_notification",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/tenants/mobilePushNotifications",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_tenant_mobile_push_notification` (Send mobile push notification).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateTenantMobilePushNotification<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateTenantMobilePushNotification<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_tenant_notification_recipients",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/tenants/notifications/recipients/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_tenant_notification_recipients` (Query notification recipients).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryTenantNotificationRecipients<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryTenantNotificationRecipients<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_TENANT_BETA_FEATURES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_tenant_beta_features",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tenants/betaFeatures",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_tenant_beta_features` (Get beta features).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetTenantBetaFeatures<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetTenantBetaFeatures<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_TENANT_BETA_FEATURES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_tenant_beta_features",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/tenants/betaFeatures",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_tenant_beta_features` (Update beta features).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateTenantBetaFeatures<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateTenantBetaFeatures<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_tenant_privacy_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tenants/privacySettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_tenant_privacy_settings` (Get privacy settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetTenantPrivacySettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetTenantPrivacySettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_tenant_privacy_settings",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/tenants/privacySettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_tenant_privacy_settings` (Create privacy settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateTenantPrivacySettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateTenantPrivacySettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_tenant_privacy_settings",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/tenants/privacySettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_tenant_privacy_settings` (Update privacy settings (partial)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchTenantPrivacySettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchTenantPrivacySettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static EXPORT_MSP_EC_INVENTORIES_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "export_msp_ec_inventories_csv",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/msps/{mspTenantId}/ecInventories/query/csvFiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "text/csv",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::export_msp_ec_inventories_csv` (Export end-customer inventory as CSV).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ExportMspEcInventoriesCsv<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ExportMspEcInventoriesCsv<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and returns the `200` response body as bytes.
+    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
+        self.req.send_bytes().await
+    }
+}
+static UPDATE_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_admins",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/admins",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_admins` (Update administrators).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateAdmins<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateAdmins<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_admin",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/admins",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_admin` (Create administrator).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateAdmin<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateAdmin<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_admin",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/admins/{adminId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_admin` (Get administrator).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetAdmin<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetAdmin<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_admin",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/admins/{adminId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_admin` (Delete administrator).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteAdmin<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteAdmin<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_admins",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/admins/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_admins` (Query administrators).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryAdmins<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryAdmins<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Include delegated administrators.
+    ///
+    /// query parameter `includeDelegatedAdmins`; `boolean`.
+    pub fn include_delegated_admins(mut self, include_delegated_admins: bool) -> Self {
+        self.req.query("includeDelegatedAdmins", &include_delegated_admins);
+        self
+    }
+    /// Include selected administrators; qualified by includeSystemRoles and includePrivilegeGroups.
+    ///
+    /// query parameter `includeSelectedAdmins`; `boolean`.
+    pub fn include_selected_admins(mut self, include_selected_admins: bool) -> Self {
+        self.req.query("includeSelectedAdmins", &include_selected_admins);
+        self
+    }
+    /// Qualifies includeSelectedAdmins; includes system roles.
+    ///
+    /// query parameter `includeSystemRoles`; `boolean`.
+    pub fn include_system_roles(mut self, include_system_roles: bool) -> Self {
+        self.req.query("includeSystemRoles", &include_system_roles);
+        self
+    }
+    /// Qualifies includeSelectedAdmins; includes privilege groups.
+    ///
+    /// query parameter `includePrivilegeGroups`; `boolean`.
+    pub fn include_privilege_groups(mut self, include_privilege_groups: bool) -> Self {
+        self.req.query("includePrivilegeGroups", &include_privilege_groups);
+        self
+    }
+    /// Include the external ID of each row.
+    ///
+    /// query parameter `withExternalId`; `boolean`.
+    pub fn with_external_id(mut self, with_external_id: bool) -> Self {
+        self.req.query("withExternalId", &with_external_id);
+        self
+    }
+    /// Include the delegated tenant IDs of each administrator.
+    ///
+    /// query parameter `withDelegatedECs`; `boolean`; default: true.
+    pub fn with_delegated_e_cs(mut self, with_delegated_e_cs: bool) -> Self {
+        self.req.query("withDelegatedECs", &with_delegated_e_cs);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &AdminQueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MSP_CUSTOMERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_msp_customers",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspCustomers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_msp_customers` (List MSP customers).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMspCustomers<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMspCustomers<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_msp_customer",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/mspCustomers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_msp_customer` (Create MSP customer).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateMspCustomer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateMspCustomer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &MspLegacyBody) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_msp_customer",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspCustomers/{customerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_msp_customer` (Get MSP customer).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetMspCustomer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetMspCustomer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_msp_customer",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/mspCustomers/{customerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_msp_customer` (Update MSP customer).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateMspCustomer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateMspCustomer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &MspLegacyBody) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_msp_customer",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/mspCustomers/{customerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_msp_customer` (Delete MSP customer).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteMspCustomer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteMspCustomer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MSP_CUSTOMER_MSP_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_msp_customer_msp_admins",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspCustomers/{customerId}/mspadmins",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_msp_customer_msp_admins` (List MSP administrators of a customer).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMspCustomerMspAdmins<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMspCustomerMspAdmins<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MSP_CUSTOMER_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_msp_customer_admins",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspCustomers/{customerId}/admins",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_msp_customer_admins` (List administrators of a customer).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMspCustomerAdmins<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMspCustomerAdmins<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_MSP_CUSTOMER_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_msp_customer_admin",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspCustomers/{customerId}/admins/{adminId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_msp_customer_admin` (Get administrator of a customer).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetMspCustomerAdmin<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetMspCustomerAdmin<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MSP_CUSTOMER_INVITATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_msp_customer_invitations",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspCustomers/{customerId}/invitations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_msp_customer_invitations` (List invitations of a customer).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMspCustomerInvitations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMspCustomerInvitations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MSP_CUSTOMER_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_msp_customer_delegations",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspCustomers/{customerId}/delegations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_msp_customer_delegations` (List delegations of a customer).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMspCustomerDelegations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMspCustomerDelegations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MSP_CUSTOMER_DELEGATOR_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_msp_customer_delegator_admins",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspCustomers/{customerId}/delegatorAdmins",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_msp_customer_delegator_admins` (List delegator administrators of a customer).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMspCustomerDelegatorAdmins<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMspCustomerDelegatorAdmins<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_MSP_CUSTOMER_ACTIVATION_STATUS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_msp_customer_activation_status",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspCustomers/{customerId}/activationStatus",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_msp_customer_activation_status` (Get activation status of a customer).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetMspCustomerActivationStatus<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetMspCustomerActivationStatus<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MSP_CUSTOMER_LOGO_URLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_msp_customer_logo_urls",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspCustomers/{customerId}/logoUrls",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_msp_customer_logo_urls` (List logo URLs of a customer).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMspCustomerLogoUrls<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMspCustomerLogoUrls<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_msp_firmware_upgrade_schedules",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspCustomers/firmwareUpgradeSchedules",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_msp_firmware_upgrade_schedules` (List MSP firmware upgrade schedules).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMspFirmwareUpgradeSchedules<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMspFirmwareUpgradeSchedules<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MSP_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_msp_delegations",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspCustomers/delegations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_msp_delegations` (List MSP delegations).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMspDelegations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMspDelegations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MSP_ADMIN_ASSOCIATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_msp_admin_associations",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspCustomers/mspAdmins/associations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_msp_admin_associations` (List MSP administrator associations).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMspAdminAssociations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMspAdminAssociations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_MSP_INTEGRATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_msp_integrator",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspIntegrators/{integratorId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_msp_integrator` (Get MSP integrator).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetMspIntegrator<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetMspIntegrator<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MSP_LABELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_msp_labels",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspLabels",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_msp_labels` (List MSP labels).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMspLabels<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMspLabels<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_MSP_LABELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_msp_labels",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/mspLabels",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_msp_labels` (Update MSP labels).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateMspLabels<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateMspLabels<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_MSP_LABEL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_msp_label",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/mspLabels",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_msp_label` (Create MSP label).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateMspLabel<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateMspLabel<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_MSP_LABEL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_msp_label",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspLabels/{mspLabel}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_msp_label` (Get MSP label).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetMspLabel<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetMspLabel<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_MSP_LABEL_BASE_URLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_msp_label_base_urls",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/mspLabels/baseUrls",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_msp_label_base_urls` (List MSP label base URLs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListMspLabelBaseUrls<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListMspLabelBaseUrls<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}

@@ -2,4 +2,4987 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! wireless aps.
 //!
+//! Access points of a venue: add or import, read, update and delete; per-AP settings (GET and PUT per setting), diagnostics and commands, neighbor and client data, profile associations on the AP and its LAN ports, and positions on floor plans. Request and response bodies are not shown except the AP fields added in releases. The venue-less AP paths are deprecated families named without paths; not in the spec.
+//!
 //! Spec: `spec/network/wireless_aps.yaml`.
+/// An access point of a venue. The document lists only the fields added or changed in releases; other fields are kept as received.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct AccessPoint {
+    /// BSS coloring of the AP.
+    ///
+    /// Wire name `bssColoring`; `ApBssColoring`; optional.
+    #[serde(rename = "bssColoring", default, skip_serializing_if = "Option::is_none")]
+    pub bss_coloring: Option<ApBssColoring>,
+    /// Client admission control of the AP.
+    ///
+    /// Wire name `clientAdmissionControl`; `ApClientAdmissionControl`; optional.
+    #[serde(
+        rename = "clientAdmissionControl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_admission_control: Option<ApClientAdmissionControl>,
+    /// Tags of the AP.
+    ///
+    /// Wire name `tags`; `array<string>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl AccessPoint {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            bss_coloring: None,
+            client_admission_control: None,
+            tags: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// BSS coloring of an AP.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApBssColoring {
+    /// Whether BSS coloring is on.
+    ///
+    /// Wire name `bssColoringEnabled`; `boolean`; optional.
+    #[serde(
+        rename = "bssColoringEnabled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub bss_coloring_enabled: Option<bool>,
+    /// Whether the AP follows the venue setting.
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional.
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApBssColoring {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            bss_coloring_enabled: None,
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Client admission control of an AP, per band (2.4 GHz and 5 GHz).
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApClientAdmissionControl {
+    /// Whether admission control is on for 2.4 GHz.
+    ///
+    /// Wire name `enable24G`; `boolean`; optional.
+    #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
+    pub enable24_g: Option<bool>,
+    /// Whether admission control is on for 5 GHz.
+    ///
+    /// Wire name `enable50G`; `boolean`; optional.
+    #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
+    pub enable50_g: Option<bool>,
+    /// Maximum radio load on 2.4 GHz.
+    ///
+    /// Wire name `maxRadioLoad24G`; `integer`; optional.
+    #[serde(
+        rename = "maxRadioLoad24G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_radio_load24_g: Option<i64>,
+    /// Maximum radio load on 5 GHz.
+    ///
+    /// Wire name `maxRadioLoad50G`; `integer`; optional.
+    #[serde(
+        rename = "maxRadioLoad50G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_radio_load50_g: Option<i64>,
+    /// Minimum client count on 2.4 GHz.
+    ///
+    /// Wire name `minClientCount24G`; `integer`; optional.
+    #[serde(
+        rename = "minClientCount24G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub min_client_count24_g: Option<i64>,
+    /// Minimum client count on 5 GHz.
+    ///
+    /// Wire name `minClientCount50G`; `integer`; optional.
+    #[serde(
+        rename = "minClientCount50G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub min_client_count50_g: Option<i64>,
+    /// Minimum client throughput on 2.4 GHz.
+    ///
+    /// Wire name `minClientThroughput24G`; `integer`; optional.
+    #[serde(
+        rename = "minClientThroughput24G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub min_client_throughput24_g: Option<i64>,
+    /// Minimum client throughput on 5 GHz.
+    ///
+    /// Wire name `minClientThroughput50G`; `integer`; optional.
+    #[serde(
+        rename = "minClientThroughput50G",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub min_client_throughput50_g: Option<i64>,
+    /// Whether the AP follows the venue setting.
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional.
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApClientAdmissionControl {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enable24_g: None,
+            enable50_g: None,
+            max_radio_load24_g: None,
+            max_radio_load50_g: None,
+            min_client_count24_g: None,
+            min_client_count50_g: None,
+            min_client_throughput24_g: None,
+            min_client_throughput50_g: None,
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+impl<'a> super::NetworkClient<'a> {
+    /// Add or import APs.
+    ///
+    /// Adds APs to the venue, or imports them.
+    ///
+    /// `POST /venues/{venueId}/aps` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The document describes this operation as "add or import".
+    /// - An import may use a multipart (file) body; the document shows neither body, so the body is kept as unshown JSON.
+    pub fn create_venue_ap(&self, venue_id: &str) -> CreateVenueAp<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_AP,
+            &[venue_id],
+        );
+        CreateVenueAp { req }
+    }
+    /// Get AP import results.
+    ///
+    /// Reads the results of an AP import into the venue.
+    ///
+    /// `GET /venues/{venueId}/aps/importResults` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_import_results(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApImportResults<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_IMPORT_RESULTS,
+            &[venue_id],
+        );
+        GetVenueApImportResults { req }
+    }
+    /// Query APs.
+    ///
+    /// Lists APs across venues by query.
+    ///
+    /// `POST /venues/aps/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_aps(&self) -> QueryVenueAps<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_VENUE_APS, &[]);
+        QueryVenueAps { req }
+    }
+    /// Query AP clients.
+    ///
+    /// Lists the clients of APs across venues by query.
+    ///
+    /// `POST /venues/aps/clients/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_ap_clients(&self) -> QueryVenueApClients<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_AP_CLIENTS,
+            &[],
+        );
+        QueryVenueApClients { req }
+    }
+    /// Query AP compatibilities (per AP).
+    ///
+    /// Reads feature compatibility of APs, per AP (path /venues/aps/apCompatibilities/query).
+    ///
+    /// `POST /venues/aps/apCompatibilities/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_aps_compatibilities(&self) -> QueryVenueApsCompatibilities<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_APS_COMPATIBILITIES,
+            &[],
+        );
+        QueryVenueApsCompatibilities {
+            req,
+        }
+    }
+    /// Query AP compatibilities (per venue).
+    ///
+    /// Reads feature compatibility of APs, per venue (path /venues/apCompatibilities/query).
+    ///
+    /// `POST /venues/apCompatibilities/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_ap_compatibilities(&self) -> QueryVenueApCompatibilities<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_AP_COMPATIBILITIES,
+            &[],
+        );
+        QueryVenueApCompatibilities { req }
+    }
+    /// Query edge application compatibilities.
+    ///
+    /// Reads edge application compatibility per venue, by query.
+    ///
+    /// `POST /venues/edgeAppCompatibilities/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_venue_edge_app_compatibilities(
+        &self,
+    ) -> QueryVenueEdgeAppCompatibilities<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_EDGE_APP_COMPATIBILITIES,
+            &[],
+        );
+        QueryVenueEdgeAppCompatibilities {
+            req,
+        }
+    }
+    /// Get AP.
+    ///
+    /// Reads one AP of the venue.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` `AccessPoint`
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap(&self, venue_id: &str, serial_number: &str) -> GetVenueAp<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP,
+            &[venue_id, serial_number],
+        );
+        GetVenueAp { req }
+    }
+    /// Update AP.
+    ///
+    /// Replaces one AP of the venue.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): `AccessPoint`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateVenueAp<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP,
+            &[venue_id, serial_number],
+        );
+        UpdateVenueAp { req }
+    }
+    /// Delete AP.
+    ///
+    /// Removes one AP from the venue.
+    ///
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_ap(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> DeleteVenueAp<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_AP,
+            &[venue_id, serial_number],
+        );
+        DeleteVenueAp { req }
+    }
+    /// Get AP antenna type settings.
+    ///
+    /// Reads the antenna type settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_antenna_type_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApAntennaTypeSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_ANTENNA_TYPE_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApAntennaTypeSettings { req }
+    }
+    /// Update AP antenna type settings.
+    ///
+    /// Replaces the antenna type settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_ap_antenna_type_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApAntennaTypeSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_ANTENNA_TYPE_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApAntennaTypeSettings { req }
+    }
+    /// Get AP band mode settings.
+    ///
+    /// Reads the band mode settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/bandModeSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_band_mode_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApBandModeSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_BAND_MODE_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApBandModeSettings { req }
+    }
+    /// Update AP band mode settings.
+    ///
+    /// Replaces the band mode settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/bandModeSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_ap_band_mode_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApBandModeSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_BAND_MODE_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApBandModeSettings { req }
+    }
+    /// Get AP BSS coloring settings.
+    ///
+    /// Reads the BSS coloring settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/bssColoringSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The AP resource carries BSS coloring as ApBssColoring; whether this settings body has the same shape is not shown.
+    pub fn get_ap_bss_coloring_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApBssColoringSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_BSS_COLORING_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApBssColoringSettings { req }
+    }
+    /// Update AP BSS coloring settings.
+    ///
+    /// Replaces the BSS coloring settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/bssColoringSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The AP resource carries BSS coloring as ApBssColoring; whether this settings body has the same shape is not shown.
+    pub fn update_ap_bss_coloring_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApBssColoringSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_BSS_COLORING_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApBssColoringSettings { req }
+    }
+    /// Get AP client admission control settings.
+    ///
+    /// Reads the client admission control settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The AP resource carries client admission control as ApClientAdmissionControl; whether this settings body has the same shape is not shown.
+    pub fn get_ap_client_admission_control_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApClientAdmissionControlSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_CLIENT_ADMISSION_CONTROL_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApClientAdmissionControlSettings {
+            req,
+        }
+    }
+    /// Update AP client admission control settings.
+    ///
+    /// Replaces the client admission control settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The AP resource carries client admission control as ApClientAdmissionControl; whether this settings body has the same shape is not shown.
+    pub fn update_ap_client_admission_control_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApClientAdmissionControlSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApClientAdmissionControlSettings {
+            req,
+        }
+    }
+    /// Get AP directed multicast settings.
+    ///
+    /// Reads the directed multicast settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_directed_multicast_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApDirectedMulticastSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_DIRECTED_MULTICAST_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApDirectedMulticastSettings {
+            req,
+        }
+    }
+    /// Update AP directed multicast settings.
+    ///
+    /// Replaces the directed multicast settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_ap_directed_multicast_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApDirectedMulticastSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_DIRECTED_MULTICAST_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApDirectedMulticastSettings {
+            req,
+        }
+    }
+    /// Get AP external antenna settings.
+    ///
+    /// Reads the external antenna settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_external_antenna_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApExternalAntennaSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_EXTERNAL_ANTENNA_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApExternalAntennaSettings {
+            req,
+        }
+    }
+    /// Update AP external antenna settings.
+    ///
+    /// Replaces the external antenna settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_ap_external_antenna_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApExternalAntennaSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_EXTERNAL_ANTENNA_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApExternalAntennaSettings {
+            req,
+        }
+    }
+    /// Get AP IoT settings.
+    ///
+    /// Reads the IoT settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/iotSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_iot_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApIotSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_IOT_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApIotSettings { req }
+    }
+    /// Update AP IoT settings.
+    ///
+    /// Replaces the IoT settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/iotSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_ap_iot_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApIotSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_IOT_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApIotSettings { req }
+    }
+    /// Get AP LAN port settings.
+    ///
+    /// Reads the LAN port settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/lanPortSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_lan_port_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApLanPortSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_LAN_PORT_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApLanPortSettings { req }
+    }
+    /// Update AP LAN port settings.
+    ///
+    /// Replaces the LAN port settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPortSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_ap_lan_port_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApLanPortSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_LAN_PORT_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApLanPortSettings { req }
+    }
+    /// Get AP LAN port specific settings.
+    ///
+    /// Reads the LAN port specific settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_lan_port_specific_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApLanPortSpecificSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_LAN_PORT_SPECIFIC_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApLanPortSpecificSettings {
+            req,
+        }
+    }
+    /// Update AP LAN port specific settings.
+    ///
+    /// Replaces the LAN port specific settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_ap_lan_port_specific_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApLanPortSpecificSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_LAN_PORT_SPECIFIC_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApLanPortSpecificSettings {
+            req,
+        }
+    }
+    /// Get AP LED settings.
+    ///
+    /// Reads the LED settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/ledSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_led_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApLedSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_LED_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApLedSettings { req }
+    }
+    /// Update AP LED settings.
+    ///
+    /// Replaces the LED settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/ledSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_ap_led_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApLedSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_LED_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApLedSettings { req }
+    }
+    /// Get AP management traffic VLAN settings.
+    ///
+    /// Reads the management traffic VLAN settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_management_traffic_vlan_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApManagementTrafficVlanSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApManagementTrafficVlanSettings {
+            req,
+        }
+    }
+    /// Update AP management traffic VLAN settings.
+    ///
+    /// Replaces the management traffic VLAN settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_ap_management_traffic_vlan_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApManagementTrafficVlanSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApManagementTrafficVlanSettings {
+            req,
+        }
+    }
+    /// Get AP mesh settings.
+    ///
+    /// Reads the mesh settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/meshSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_mesh_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApMeshSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_MESH_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApMeshSettings { req }
+    }
+    /// Update AP mesh settings.
+    ///
+    /// Replaces the mesh settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/meshSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_ap_mesh_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApMeshSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_MESH_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApMeshSettings { req }
+    }
+    /// Get AP network settings.
+    ///
+    /// Reads the network settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/networkSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_network_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApNetworkSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_NETWORK_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApNetworkSettings { req }
+    }
+    /// Update AP network settings.
+    ///
+    /// Replaces the network settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/networkSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_ap_network_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApNetworkSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_NETWORK_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApNetworkSettings { req }
+    }
+    /// Get AP radio settings.
+    ///
+    /// Reads the radio settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/radioSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings (AP radio blocks also carry useVenueSettings); the field that holds the block is not named by the document.
+    pub fn get_ap_radio_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApRadioSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_RADIO_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApRadioSettings { req }
+    }
+    /// Update AP radio settings.
+    ///
+    /// Replaces the radio settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/radioSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings (AP radio blocks also carry useVenueSettings); the field that holds the block is not named by the document.
+    pub fn update_ap_radio_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApRadioSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_RADIO_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApRadioSettings { req }
+    }
+    /// Get AP smart monitor settings.
+    ///
+    /// Reads the smart monitor settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_smart_monitor_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApSmartMonitorSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_SMART_MONITOR_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApSmartMonitorSettings { req }
+    }
+    /// Update AP smart monitor settings.
+    ///
+    /// Replaces the smart monitor settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_ap_smart_monitor_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApSmartMonitorSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_SMART_MONITOR_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApSmartMonitorSettings {
+            req,
+        }
+    }
+    /// Get AP SNMP agent profile settings.
+    ///
+    /// Reads the SNMP agent profile settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_snmp_agent_profile_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApSnmpAgentProfileSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_SNMP_AGENT_PROFILE_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApSnmpAgentProfileSettings {
+            req,
+        }
+    }
+    /// Update AP SNMP agent profile settings.
+    ///
+    /// Replaces the SNMP agent profile settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_ap_snmp_agent_profile_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApSnmpAgentProfileSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_SNMP_AGENT_PROFILE_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApSnmpAgentProfileSettings {
+            req,
+        }
+    }
+    /// Get AP sticky client steering settings.
+    ///
+    /// Reads the sticky client steering settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_sticky_client_steering_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApStickyClientSteeringSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_STICKY_CLIENT_STEERING_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApStickyClientSteeringSettings {
+            req,
+        }
+    }
+    /// Update AP sticky client steering settings.
+    ///
+    /// Replaces the sticky client steering settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_ap_sticky_client_steering_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApStickyClientSteeringSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_STICKY_CLIENT_STEERING_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApStickyClientSteeringSettings {
+            req,
+        }
+    }
+    /// Delete AP sticky client steering settings.
+    ///
+    /// Deletes the sticky client steering settings of one AP.
+    ///
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_ap_sticky_client_steering_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> DeleteApStickyClientSteeringSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_AP_STICKY_CLIENT_STEERING_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        DeleteApStickyClientSteeringSettings {
+            req,
+        }
+    }
+    /// Get AP USB port settings.
+    ///
+    /// Reads the USB port settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/usbPortSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_usb_port_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApUsbPortSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_USB_PORT_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApUsbPortSettings { req }
+    }
+    /// Update AP USB port settings.
+    ///
+    /// Replaces the USB port settings of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/usbPortSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_ap_usb_port_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> UpdateApUsbPortSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_USB_PORT_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        UpdateApUsbPortSettings { req }
+    }
+    /// Get AP picture.
+    ///
+    /// Reads the picture of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/pictures` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_picture(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApPicture<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_PICTURE,
+            &[venue_id, serial_number],
+        );
+        GetApPicture { req }
+    }
+    /// Update AP picture.
+    ///
+    /// Uploads the picture of one AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/pictures` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (multipart, required): multipart form with parts `file`
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (method and path documented; taken as an image upload with a multipart body whose part name `file` is not shown, chosen).
+    ///
+    /// Notes:
+    /// - The body is taken as a multipart image upload; the part name `file` is a guess.
+    pub fn update_ap_picture(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        body: ruckus_one_runtime::Multipart,
+    ) -> UpdateApPicture<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_PICTURE,
+            &[venue_id, serial_number],
+        );
+        req.multipart(body);
+        UpdateApPicture { req }
+    }
+    /// Delete AP picture.
+    ///
+    /// Removes the picture of one AP.
+    ///
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/pictures` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_ap_picture(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> DeleteApPicture<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_AP_PICTURE,
+            &[venue_id, serial_number],
+        );
+        DeleteApPicture { req }
+    }
+    /// Get AP capabilities.
+    ///
+    /// Reads the capabilities of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/capabilities` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - AP model capability fields are described by ApModelCapability; whether this answer carries them is not shown.
+    pub fn get_ap_capabilities(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApCapabilities<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_CAPABILITIES,
+            &[venue_id, serial_number],
+        );
+        GetApCapabilities { req }
+    }
+    /// Get AP DHCP settings.
+    ///
+    /// Reads the DHCP settings of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/dhcpSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_dhcp_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApDhcpSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_DHCP_SETTINGS,
+            &[venue_id, serial_number],
+        );
+        GetApDhcpSettings { req }
+    }
+    /// Get AP logs.
+    ///
+    /// Reads the logs of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/logs` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_logs(&self, venue_id: &str, serial_number: &str) -> GetApLogs<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_LOGS,
+            &[venue_id, serial_number],
+        );
+        GetApLogs { req }
+    }
+    /// Get AP packet capture.
+    ///
+    /// Reads the packet capture of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/packets` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_packets(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApPackets<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_PACKETS,
+            &[venue_id, serial_number],
+        );
+        GetApPackets { req }
+    }
+    /// Get AP available Wi-Fi channels.
+    ///
+    /// Reads the available Wi-Fi channels of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_wifi_available_channels(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApWifiAvailableChannels<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_WIFI_AVAILABLE_CHANNELS,
+            &[venue_id, serial_number],
+        );
+        GetApWifiAvailableChannels { req }
+    }
+    /// Get AP Wi-Fi DHCP client leases.
+    ///
+    /// Reads the Wi-Fi DHCP client leases of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpClientLeases` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_wifi_dhcp_client_leases(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApWifiDhcpClientLeases<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_WIFI_DHCP_CLIENT_LEASES,
+            &[venue_id, serial_number],
+        );
+        GetApWifiDhcpClientLeases { req }
+    }
+    /// Get AP Wi-Fi DHCP pool usages.
+    ///
+    /// Reads the Wi-Fi DHCP pool usages of one AP.
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpPoolUsages` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_ap_wifi_dhcp_pool_usages(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> GetApWifiDhcpPoolUsages<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_WIFI_DHCP_POOL_USAGES,
+            &[venue_id, serial_number],
+        );
+        GetApWifiDhcpPoolUsages { req }
+    }
+    /// Patch AP client.
+    ///
+    /// Acts on one client of the AP (partial update).
+    ///
+    /// `PATCH /venues/{venueId}/aps/{serialNumber}/clients/{clientMacAddress}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Path parameter `clientMacAddress`: MAC address of the client.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_ap_client(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        client_mac_address: &str,
+    ) -> PatchApClient<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_AP_CLIENT,
+            &[venue_id, serial_number, client_mac_address],
+        );
+        PatchApClient { req }
+    }
+    /// Patch AP diagnosis commands.
+    ///
+    /// Runs diagnosis commands on the AP.
+    ///
+    /// `PATCH /venues/{venueId}/aps/{serialNumber}/diagnosisCommands` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_ap_diagnosis_commands(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> PatchApDiagnosisCommands<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_AP_DIAGNOSIS_COMMANDS,
+            &[venue_id, serial_number],
+        );
+        PatchApDiagnosisCommands { req }
+    }
+    /// Patch AP neighbors.
+    ///
+    /// Requests a refresh of the AP's neighbor data.
+    ///
+    /// `PATCH /venues/{venueId}/aps/{serialNumber}/neighbors` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_ap_neighbors(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> PatchApNeighbors<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_AP_NEIGHBORS,
+            &[venue_id, serial_number],
+        );
+        PatchApNeighbors { req }
+    }
+    /// Patch AP packet capture.
+    ///
+    /// Starts or stops a packet capture on the AP.
+    ///
+    /// `PATCH /venues/{venueId}/aps/{serialNumber}/packets` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_ap_packets(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> PatchApPackets<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_AP_PACKETS,
+            &[venue_id, serial_number],
+        );
+        PatchApPackets { req }
+    }
+    /// Patch AP system commands.
+    ///
+    /// Sends a system command (such as reboot) to the AP.
+    ///
+    /// `PATCH /venues/{venueId}/aps/{serialNumber}/systemCommands` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_ap_system_commands(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> PatchApSystemCommands<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_AP_SYSTEM_COMMANDS,
+            &[venue_id, serial_number],
+        );
+        PatchApSystemCommands { req }
+    }
+    /// Query AP neighbors.
+    ///
+    /// Lists the neighbors of one AP by query.
+    ///
+    /// `POST /venues/{venueId}/aps/{serialNumber}/neighbors/query` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_ap_neighbors(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> QueryApNeighbors<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_AP_NEIGHBORS,
+            &[venue_id, serial_number],
+        );
+        QueryApNeighbors { req }
+    }
+    /// Add SNMP agent profile to AP.
+    ///
+    /// Applies the SNMP agent profile to the AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_snmp_agent_profile_to_ap(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        snmp_agent_profile_id: &str,
+    ) -> AddSnmpAgentProfileToAp<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_SNMP_AGENT_PROFILE_TO_AP,
+            &[venue_id, serial_number, snmp_agent_profile_id],
+        );
+        AddSnmpAgentProfileToAp { req }
+    }
+    /// Remove SNMP agent profile from AP.
+    ///
+    /// Removes the SNMP agent profile from the AP.
+    ///
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn remove_snmp_agent_profile_from_ap(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        snmp_agent_profile_id: &str,
+    ) -> RemoveSnmpAgentProfileFromAp<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_SNMP_AGENT_PROFILE_FROM_AP,
+            &[venue_id, serial_number, snmp_agent_profile_id],
+        );
+        RemoveSnmpAgentProfileFromAp {
+            req,
+        }
+    }
+    /// Add IoT controller to AP.
+    ///
+    /// Applies the IoT controller to the AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Path parameter `iotControllerId`: Identifier of the IoT controller.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_iot_controller_to_ap(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        iot_controller_id: &str,
+    ) -> AddIotControllerToAp<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_IOT_CONTROLLER_TO_AP,
+            &[venue_id, serial_number, iot_controller_id],
+        );
+        AddIotControllerToAp { req }
+    }
+    /// Remove IoT controller from AP.
+    ///
+    /// Removes the IoT controller from the AP.
+    ///
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Path parameter `iotControllerId`: Identifier of the IoT controller.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn remove_iot_controller_from_ap(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        iot_controller_id: &str,
+    ) -> RemoveIotControllerFromAp<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_IOT_CONTROLLER_FROM_AP,
+            &[venue_id, serial_number, iot_controller_id],
+        );
+        RemoveIotControllerFromAp { req }
+    }
+    /// Add client isolation profile to AP LAN port.
+    ///
+    /// Applies the client isolation profile to the AP LAN port.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Path parameter `portId`: Identifier of the LAN port.
+    /// - Path parameter `id`: Identifier of the client isolation profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_client_isolation_profile_to_ap_lan_port(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        port_id: &str,
+        id: &str,
+    ) -> AddClientIsolationProfileToApLanPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_CLIENT_ISOLATION_PROFILE_TO_AP_LAN_PORT,
+            &[venue_id, serial_number, port_id, id],
+        );
+        AddClientIsolationProfileToApLanPort {
+            req,
+        }
+    }
+    /// Remove client isolation profile from AP LAN port.
+    ///
+    /// Removes the client isolation profile from the AP LAN port.
+    ///
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Path parameter `portId`: Identifier of the LAN port.
+    /// - Path parameter `id`: Identifier of the client isolation profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn remove_client_isolation_profile_from_ap_lan_port(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        port_id: &str,
+        id: &str,
+    ) -> RemoveClientIsolationProfileFromApLanPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_CLIENT_ISOLATION_PROFILE_FROM_AP_LAN_PORT,
+            &[venue_id, serial_number, port_id, id],
+        );
+        RemoveClientIsolationProfileFromApLanPort {
+            req,
+        }
+    }
+    /// Add SoftGRE profile to AP LAN port.
+    ///
+    /// Applies the SoftGRE profile to the AP LAN port.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Path parameter `portId`: Identifier of the LAN port.
+    /// - Path parameter `id`: Identifier of the SoftGRE profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_soft_gre_profile_to_ap_lan_port(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        port_id: &str,
+        id: &str,
+    ) -> AddSoftGreProfileToApLanPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_SOFT_GRE_PROFILE_TO_AP_LAN_PORT,
+            &[venue_id, serial_number, port_id, id],
+        );
+        AddSoftGreProfileToApLanPort {
+            req,
+        }
+    }
+    /// Remove SoftGRE profile from AP LAN port.
+    ///
+    /// Removes the SoftGRE profile from the AP LAN port.
+    ///
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Path parameter `portId`: Identifier of the LAN port.
+    /// - Path parameter `id`: Identifier of the SoftGRE profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn remove_soft_gre_profile_from_ap_lan_port(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        port_id: &str,
+        id: &str,
+    ) -> RemoveSoftGreProfileFromApLanPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_SOFT_GRE_PROFILE_FROM_AP_LAN_PORT,
+            &[venue_id, serial_number, port_id, id],
+        );
+        RemoveSoftGreProfileFromApLanPort {
+            req,
+        }
+    }
+    /// Add Ethernet port profile to AP LAN port.
+    ///
+    /// Applies the Ethernet port profile to the AP LAN port.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Path parameter `portId`: Identifier of the LAN port.
+    /// - Path parameter `id`: Identifier of the Ethernet port profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_ethernet_port_profile_to_ap_lan_port(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        port_id: &str,
+        id: &str,
+    ) -> AddEthernetPortProfileToApLanPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_ETHERNET_PORT_PROFILE_TO_AP_LAN_PORT,
+            &[venue_id, serial_number, port_id, id],
+        );
+        AddEthernetPortProfileToApLanPort {
+            req,
+        }
+    }
+    /// Remove Ethernet port profile from AP LAN port.
+    ///
+    /// Removes the Ethernet port profile from the AP LAN port.
+    ///
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Path parameter `portId`: Identifier of the LAN port.
+    /// - Path parameter `id`: Identifier of the Ethernet port profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn remove_ethernet_port_profile_from_ap_lan_port(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        port_id: &str,
+        id: &str,
+    ) -> RemoveEthernetPortProfileFromApLanPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_ETHERNET_PORT_PROFILE_FROM_AP_LAN_PORT,
+            &[venue_id, serial_number, port_id, id],
+        );
+        RemoveEthernetPortProfileFromApLanPort {
+            req,
+        }
+    }
+    /// Add multicast DNS proxy profile to AP.
+    ///
+    /// Applies the multicast DNS proxy profile to the AP.
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Path parameter `id`: Identifier of the multicast DNS proxy profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_multicast_dns_proxy_profile_to_ap(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        id: &str,
+    ) -> AddMulticastDnsProxyProfileToAp<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_MULTICAST_DNS_PROXY_PROFILE_TO_AP,
+            &[venue_id, serial_number, id],
+        );
+        AddMulticastDnsProxyProfileToAp {
+            req,
+        }
+    }
+    /// Remove multicast DNS proxy profile from AP.
+    ///
+    /// Removes the multicast DNS proxy profile from the AP.
+    ///
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Path parameter `id`: Identifier of the multicast DNS proxy profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn remove_multicast_dns_proxy_profile_from_ap(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        id: &str,
+    ) -> RemoveMulticastDnsProxyProfileFromAp<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_MULTICAST_DNS_PROXY_PROFILE_FROM_AP,
+            &[venue_id, serial_number, id],
+        );
+        RemoveMulticastDnsProxyProfileFromAp {
+            req,
+        }
+    }
+    /// Get AP floor position.
+    ///
+    /// Reads the position of an AP on a floor plan.
+    ///
+    /// `GET /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `floorplanId`: Identifier of the floor plan.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The 423 (Locked) status was removed from the documented responses of this operation.
+    pub fn get_ap_floor_position(
+        &self,
+        venue_id: &str,
+        floorplan_id: &str,
+        serial_number: &str,
+    ) -> GetApFloorPosition<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_FLOOR_POSITION,
+            &[venue_id, floorplan_id, serial_number],
+        );
+        GetApFloorPosition { req }
+    }
+    /// Update AP floor position.
+    ///
+    /// Sets the position of an AP on a floor plan.
+    ///
+    /// `PUT /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `floorplanId`: Identifier of the floor plan.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The 423 (Locked) status was removed from the documented responses of this operation.
+    pub fn update_ap_floor_position(
+        &self,
+        venue_id: &str,
+        floorplan_id: &str,
+        serial_number: &str,
+    ) -> UpdateApFloorPosition<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_FLOOR_POSITION,
+            &[venue_id, floorplan_id, serial_number],
+        );
+        UpdateApFloorPosition { req }
+    }
+    /// Delete AP floor position.
+    ///
+    /// Removes the position of an AP on a floor plan.
+    ///
+    /// `DELETE /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `floorplanId`: Identifier of the floor plan.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The 423 (Locked) status was removed from the documented responses of this operation.
+    pub fn delete_ap_floor_position(
+        &self,
+        venue_id: &str,
+        floorplan_id: &str,
+        serial_number: &str,
+    ) -> DeleteApFloorPosition<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_AP_FLOOR_POSITION,
+            &[venue_id, floorplan_id, serial_number],
+        );
+        DeleteApFloorPosition { req }
+    }
+}
+static CREATE_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_ap",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/aps",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_ap` (Add or import APs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueAp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueAp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_IMPORT_RESULTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_import_results",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/importResults",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_import_results` (Get AP import results).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApImportResults<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApImportResults<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_aps",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/aps/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_aps` (Query APs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueAps<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueAps<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_AP_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_ap_clients",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/aps/clients/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_ap_clients` (Query AP clients).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueApClients<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueApClients<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_APS_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_aps_compatibilities",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/aps/apCompatibilities/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_aps_compatibilities` (Query AP compatibilities (per AP)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueApsCompatibilities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueApsCompatibilities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_AP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_ap_compatibilities",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/apCompatibilities/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_ap_compatibilities` (Query AP compatibilities (per venue)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueApCompatibilities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueApCompatibilities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_EDGE_APP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_edge_app_compatibilities",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/edgeAppCompatibilities/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_edge_app_compatibilities` (Query edge application compatibilities).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueEdgeAppCompatibilities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueEdgeAppCompatibilities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap` (Get AP).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueAp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueAp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<AccessPoint, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap` (Update AP).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueAp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueAp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &AccessPoint) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_ap",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/aps/{serialNumber}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_ap` (Delete AP).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueAp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueAp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_antenna_type_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/antennaTypeSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_antenna_type_settings` (Get AP antenna type settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApAntennaTypeSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApAntennaTypeSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_antenna_type_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/antennaTypeSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_antenna_type_settings` (Update AP antenna type settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApAntennaTypeSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApAntennaTypeSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_band_mode_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/bandModeSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_band_mode_settings` (Get AP band mode settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApBandModeSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApBandModeSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_band_mode_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/bandModeSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_band_mode_settings` (Update AP band mode settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApBandModeSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApBandModeSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_bss_coloring_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/bssColoringSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_bss_coloring_settings` (Get AP BSS coloring settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApBssColoringSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApBssColoringSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_bss_coloring_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/bssColoringSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_bss_coloring_settings` (Update AP BSS coloring settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApBssColoringSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApBssColoringSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_client_admission_control_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_client_admission_control_settings` (Get AP client admission control settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApClientAdmissionControlSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApClientAdmissionControlSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_client_admission_control_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_client_admission_control_settings` (Update AP client admission control settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApClientAdmissionControlSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApClientAdmissionControlSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_directed_multicast_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/directedMulticastSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_directed_multicast_settings` (Get AP directed multicast settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApDirectedMulticastSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApDirectedMulticastSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_directed_multicast_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/directedMulticastSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_directed_multicast_settings` (Update AP directed multicast settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApDirectedMulticastSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApDirectedMulticastSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_external_antenna_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/externalAntennaSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_external_antenna_settings` (Get AP external antenna settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApExternalAntennaSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApExternalAntennaSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_external_antenna_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/externalAntennaSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_external_antenna_settings` (Update AP external antenna settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApExternalAntennaSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApExternalAntennaSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_iot_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/iotSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_iot_settings` (Get AP IoT settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApIotSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApIotSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_iot_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/iotSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_iot_settings` (Update AP IoT settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApIotSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApIotSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_lan_port_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/lanPortSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_lan_port_settings` (Get AP LAN port settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApLanPortSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApLanPortSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_lan_port_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/lanPortSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_lan_port_settings` (Update AP LAN port settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApLanPortSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApLanPortSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_lan_port_specific_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_lan_port_specific_settings` (Get AP LAN port specific settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApLanPortSpecificSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApLanPortSpecificSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_lan_port_specific_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_lan_port_specific_settings` (Update AP LAN port specific settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApLanPortSpecificSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApLanPortSpecificSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_led_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/ledSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_led_settings` (Get AP LED settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApLedSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApLedSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_led_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/ledSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_led_settings` (Update AP LED settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApLedSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApLedSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_management_traffic_vlan_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_management_traffic_vlan_settings` (Get AP management traffic VLAN settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApManagementTrafficVlanSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApManagementTrafficVlanSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_management_traffic_vlan_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_management_traffic_vlan_settings` (Update AP management traffic VLAN settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApManagementTrafficVlanSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_mesh_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/meshSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_mesh_settings` (Get AP mesh settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApMeshSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApMeshSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_mesh_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/meshSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_mesh_settings` (Update AP mesh settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApMeshSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApMeshSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_network_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/networkSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_network_settings` (Get AP network settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApNetworkSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApNetworkSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_network_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/networkSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_network_settings` (Update AP network settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApNetworkSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApNetworkSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_radio_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/radioSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_radio_settings` (Get AP radio settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApRadioSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApRadioSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_radio_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/radioSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_radio_settings` (Update AP radio settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApRadioSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApRadioSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_smart_monitor_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/smartMonitorSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_smart_monitor_settings` (Get AP smart monitor settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApSmartMonitorSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApSmartMonitorSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_smart_monitor_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/smartMonitorSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_smart_monitor_settings` (Update AP smart monitor settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApSmartMonitorSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApSmartMonitorSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_snmp_agent_profile_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_snmp_agent_profile_settings` (Get AP SNMP agent profile settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApSnmpAgentProfileSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApSnmpAgentProfileSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_snmp_agent_profile_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_snmp_agent_profile_settings` (Update AP SNMP agent profile settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApSnmpAgentProfileSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApSnmpAgentProfileSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_sticky_client_steering_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_sticky_client_steering_settings` (Get AP sticky client steering settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApStickyClientSteeringSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApStickyClientSteeringSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_sticky_client_steering_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_sticky_client_steering_settings` (Update AP sticky client steering settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApStickyClientSteeringSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApStickyClientSteeringSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_ap_sticky_client_steering_settings",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_ap_sticky_client_steering_settings` (Delete AP sticky client steering settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteApStickyClientSteeringSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteApStickyClientSteeringSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_usb_port_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/usbPortSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_usb_port_settings` (Get AP USB port settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApUsbPortSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApUsbPortSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_usb_port_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/usbPortSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_usb_port_settings` (Update AP USB port settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApUsbPortSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApUsbPortSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_PICTURE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_picture",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/pictures",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_picture` (Get AP picture).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApPicture<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApPicture<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_PICTURE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_picture",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/pictures",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("multipart/form-data"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_picture` (Update AP picture).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApPicture<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApPicture<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_AP_PICTURE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_ap_picture",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/aps/{serialNumber}/pictures",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_ap_picture` (Delete AP picture).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteApPicture<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteApPicture<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_capabilities",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/capabilities",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_capabilities` (Get AP capabilities).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApCapabilities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApCapabilities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_DHCP_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_dhcp_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/dhcpSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_dhcp_settings` (Get AP DHCP settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApDhcpSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApDhcpSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_LOGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_logs",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/logs",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_logs` (Get AP logs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApLogs<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApLogs<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_PACKETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_packets",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/packets",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_packets` (Get AP packet capture).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApPackets<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApPackets<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_wifi_available_channels",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_wifi_available_channels` (Get AP available Wi-Fi channels).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApWifiAvailableChannels<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApWifiAvailableChannels<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_WIFI_DHCP_CLIENT_LEASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_wifi_dhcp_client_leases",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/wifiDhcpClientLeases",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_wifi_dhcp_client_leases` (Get AP Wi-Fi DHCP client leases).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApWifiDhcpClientLeases<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApWifiDhcpClientLeases<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_wifi_dhcp_pool_usages",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/wifiDhcpPoolUsages",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_wifi_dhcp_pool_usages` (Get AP Wi-Fi DHCP pool usages).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApWifiDhcpPoolUsages<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApWifiDhcpPoolUsages<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_AP_CLIENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_ap_client",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/aps/{serialNumber}/clients/{clientMacAddress}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_ap_client` (Patch AP client).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchApClient<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchApClient<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_AP_DIAGNOSIS_COMMANDS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_ap_diagnosis_commands",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/aps/{serialNumber}/diagnosisCommands",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_ap_diagnosis_commands` (Patch AP diagnosis commands).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchApDiagnosisCommands<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchApDiagnosisCommands<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_AP_NEIGHBORS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_ap_neighbors",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/aps/{serialNumber}/neighbors",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_ap_neighbors` (Patch AP neighbors).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchApNeighbors<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchApNeighbors<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_AP_PACKETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_ap_packets",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/aps/{serialNumber}/packets",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_ap_packets` (Patch AP packet capture).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchApPackets<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchApPackets<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_AP_SYSTEM_COMMANDS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_ap_system_commands",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/aps/{serialNumber}/systemCommands",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_ap_system_commands` (Patch AP system commands).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchApSystemCommands<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchApSystemCommands<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_AP_NEIGHBORS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_ap_neighbors",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/aps/{serialNumber}/neighbors/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_ap_neighbors` (Query AP neighbors).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryApNeighbors<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryApNeighbors<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_SNMP_AGENT_PROFILE_TO_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_snmp_agent_profile_to_ap",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_snmp_agent_profile_to_ap` (Add SNMP agent profile to AP).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddSnmpAgentProfileToAp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddSnmpAgentProfileToAp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_SNMP_AGENT_PROFILE_FROM_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_snmp_agent_profile_from_ap",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::remove_snmp_agent_profile_from_ap` (Remove SNMP agent profile from AP).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemoveSnmpAgentProfileFromAp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemoveSnmpAgentProfileFromAp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_IOT_CONTROLLER_TO_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_iot_controller_to_ap",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_iot_controller_to_ap` (Add IoT controller to AP).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddIotControllerToAp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddIotControllerToAp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_IOT_CONTROLLER_FROM_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_iot_controller_from_ap",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::remove_iot_controller_from_ap` (Remove IoT controller from AP).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemoveIotControllerFromAp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemoveIotControllerFromAp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_CLIENT_ISOLATION_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_client_isolation_profile_to_ap_lan_port",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_client_isolation_profile_to_ap_lan_port` (Add client isolation profile to AP LAN port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddClientIsolationProfileToApLanPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddClientIsolationProfileToApLanPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_CLIENT_ISOLATION_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_client_isolation_profile_from_ap_lan_port",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::remove_client_isolation_profile_from_ap_lan_port` (Remove client isolation profile from AP LAN port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemoveClientIsolationProfileFromApLanPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemoveClientIsolationProfileFromApLanPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_SOFT_GRE_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_soft_gre_profile_to_ap_lan_port",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_soft_gre_profile_to_ap_lan_port` (Add SoftGRE profile to AP LAN port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddSoftGreProfileToApLanPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddSoftGreProfileToApLanPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_SOFT_GRE_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_soft_gre_profile_from_ap_lan_port",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::remove_soft_gre_profile_from_ap_lan_port` (Remove SoftGRE profile from AP LAN port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemoveSoftGreProfileFromApLanPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemoveSoftGreProfileFromApLanPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_ETHERNET_PORT_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_ethernet_port_profile_to_ap_lan_port",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_ethernet_port_profile_to_ap_lan_port` (Add Ethernet port profile to AP LAN port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddEthernetPortProfileToApLanPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddEthernetPortProfileToApLanPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_ETHERNET_PORT_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_ethernet_port_profile_from_ap_lan_port",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::remove_ethernet_port_profile_from_ap_lan_port` (Remove Ethernet port profile from AP LAN port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemoveEthernetPortProfileFromApLanPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemoveEthernetPortProfileFromApLanPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_MULTICAST_DNS_PROXY_PROFILE_TO_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_multicast_dns_proxy_profile_to_ap",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_multicast_dns_proxy_profile_to_ap` (Add multicast DNS proxy profile to AP).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddMulticastDnsProxyProfileToAp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddMulticastDnsProxyProfileToAp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_MULTICAST_DNS_PROXY_PROFILE_FROM_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_multicast_dns_proxy_profile_from_ap",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::remove_multicast_dns_proxy_profile_from_ap` (Remove multicast DNS proxy profile from AP).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemoveMulticastDnsProxyProfileFromAp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemoveMulticastDnsProxyProfileFromAp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_AP_FLOOR_POSITION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_floor_position",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_ap_floor_position` (Get AP floor position).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApFloorPosition<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApFloorPosition<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_AP_FLOOR_POSITION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_floor_position",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_ap_floor_position` (Update AP floor position).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApFloorPosition<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApFloorPosition<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_AP_FLOOR_POSITION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_ap_floor_position",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_ap_floor_position` (Delete AP floor position).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteApFloorPosition<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteApFloorPosition<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}

@@ -2,4 +2,6142 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! wireless venues.
 //!
+//! Venue-level AP settings (GET and PUT per setting), per-AP-model settings and capabilities, AP groups, venue and switch profile templates, and venue media (signed upload and download URLs, floor plans, topologies). The template switch settings, AAA settings, AAA servers and switch profile families are named by the document without methods: their operations are inferred from the venue-level switch operations. Request and response bodies are not shown except the fields of the 6 GHz radio block and of AP model capabilities.
+//!
 //! Spec: `spec/network/wireless_venues.yaml`.
+/// The 6 GHz radio block of venue and AP radio settings, shared by both. The document lists only the fields added in releases and does not name the field holding the block.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Radio6GhzSettings {
+    /// Whether multicast downlink rate limiting is on.
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional.
+    #[serde(
+        rename = "enableMulticastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_downlink_rate_limiting: Option<bool>,
+    /// Whether multicast uplink rate limiting is on.
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional.
+    #[serde(
+        rename = "enableMulticastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_multicast_uplink_rate_limiting: Option<bool>,
+    /// Multicast downlink rate limit in Mbps; at most half of the BSS minimum rate.
+    ///
+    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional.
+    #[serde(
+        rename = "multicastDownlinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_downlink_rate_limiting: Option<i64>,
+    /// Multicast uplink rate limit in Mbps.
+    ///
+    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional.
+    #[serde(
+        rename = "multicastUplinkRateLimiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub multicast_uplink_rate_limiting: Option<i64>,
+    /// AP radio blocks only: whether the AP follows the venue settings for this radio.
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional.
+    #[serde(
+        rename = "useVenueSettings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Radio6GhzSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enable_multicast_downlink_rate_limiting: None,
+            enable_multicast_uplink_rate_limiting: None,
+            multicast_downlink_rate_limiting: None,
+            multicast_uplink_rate_limiting: None,
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Band combination an AP model can run.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApBandCombination {
+    /// `DUAL`: Dual-band operation.
+    Dual,
+    /// `TRIPLE`: Tri-band operation.
+    Triple,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApBandCombination {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dual => "DUAL",
+            Self::Triple => "TRIPLE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApBandCombination {
+    fn from(s: &str) -> Self {
+        match s {
+            "DUAL" => Self::Dual,
+            "TRIPLE" => Self::Triple,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApBandCombination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApBandCombination {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApBandCombination {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Capabilities of one AP model, as read from the model capability operations. The document lists only the fields added in releases.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApModelCapability {
+    /// Band combinations the model supports.
+    ///
+    /// Wire name `bandCombinationCapabilities`; `array<ApBandCombination>`; optional.
+    #[serde(
+        rename = "bandCombinationCapabilities",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub band_combination_capabilities: Option<Vec<ApBandCombination>>,
+    /// Band combination the model uses by default.
+    ///
+    /// Wire name `defaultBandCombination`; `string`; optional.
+    #[serde(
+        rename = "defaultBandCombination",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub default_band_combination: Option<String>,
+    /// Whether the model supports choosing a band combination.
+    ///
+    /// Wire name `supportBandCombination`; `boolean`; optional.
+    #[serde(
+        rename = "supportBandCombination",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub support_band_combination: Option<bool>,
+    /// Whether the model supports mesh.
+    ///
+    /// Wire name `supportMesh`; `boolean`; optional.
+    #[serde(rename = "supportMesh", default, skip_serializing_if = "Option::is_none")]
+    pub support_mesh: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApModelCapability {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            band_combination_capabilities: None,
+            default_band_combination: None,
+            support_band_combination: None,
+            support_mesh: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+impl<'a> super::NetworkClient<'a> {
+    /// Get venue AP BSS coloring settings.
+    ///
+    /// Reads the BSS coloring settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apBssColoringSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_bss_coloring_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApBssColoringSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_BSS_COLORING_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApBssColoringSettings {
+            req,
+        }
+    }
+    /// Update venue AP BSS coloring settings.
+    ///
+    /// Replaces the BSS coloring settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apBssColoringSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_bss_coloring_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApBssColoringSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_BSS_COLORING_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApBssColoringSettings {
+            req,
+        }
+    }
+    /// Get venue AP cellular settings.
+    ///
+    /// Reads the cellular settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apCellularSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_cellular_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApCellularSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_CELLULAR_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApCellularSettings { req }
+    }
+    /// Update venue AP cellular settings.
+    ///
+    /// Replaces the cellular settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apCellularSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_cellular_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApCellularSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_CELLULAR_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApCellularSettings {
+            req,
+        }
+    }
+    /// Get venue AP client admission control settings.
+    ///
+    /// Reads the client admission control settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apClientAdmissionControlSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_client_admission_control_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApClientAdmissionControlSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApClientAdmissionControlSettings {
+            req,
+        }
+    }
+    /// Update venue AP client admission control settings.
+    ///
+    /// Replaces the client admission control settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apClientAdmissionControlSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_client_admission_control_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApClientAdmissionControlSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApClientAdmissionControlSettings {
+            req,
+        }
+    }
+    /// Get venue AP directed multicast settings.
+    ///
+    /// Reads the directed multicast settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apDirectedMulticastSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_directed_multicast_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApDirectedMulticastSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_DIRECTED_MULTICAST_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApDirectedMulticastSettings {
+            req,
+        }
+    }
+    /// Update venue AP directed multicast settings.
+    ///
+    /// Replaces the directed multicast settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apDirectedMulticastSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_directed_multicast_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApDirectedMulticastSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_DIRECTED_MULTICAST_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApDirectedMulticastSettings {
+            req,
+        }
+    }
+    /// Get venue AP DoS protection settings.
+    ///
+    /// Reads the DoS protection settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apDosProtectionSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_dos_protection_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApDosProtectionSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_DOS_PROTECTION_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApDosProtectionSettings {
+            req,
+        }
+    }
+    /// Update venue AP DoS protection settings.
+    ///
+    /// Replaces the DoS protection settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apDosProtectionSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_dos_protection_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApDosProtectionSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_DOS_PROTECTION_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApDosProtectionSettings {
+            req,
+        }
+    }
+    /// Get venue AP IoT settings.
+    ///
+    /// Reads the IoT settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apIotSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_iot_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApIotSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_IOT_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApIotSettings { req }
+    }
+    /// Update venue AP IoT settings.
+    ///
+    /// Replaces the IoT settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apIotSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_iot_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApIotSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_IOT_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApIotSettings { req }
+    }
+    /// Get venue AP IP mode settings.
+    ///
+    /// Reads the IP mode settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apIpModeSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_ip_mode_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApIpModeSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_IP_MODE_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApIpModeSettings { req }
+    }
+    /// Update venue AP IP mode settings.
+    ///
+    /// Replaces the IP mode settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apIpModeSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_ip_mode_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApIpModeSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_IP_MODE_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApIpModeSettings { req }
+    }
+    /// Get venue AP load balancing settings.
+    ///
+    /// Reads the load balancing settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apLoadBalancingSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_load_balancing_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApLoadBalancingSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_LOAD_BALANCING_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApLoadBalancingSettings {
+            req,
+        }
+    }
+    /// Update venue AP load balancing settings.
+    ///
+    /// Replaces the load balancing settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apLoadBalancingSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_load_balancing_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApLoadBalancingSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_LOAD_BALANCING_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApLoadBalancingSettings {
+            req,
+        }
+    }
+    /// Get venue AP management traffic VLAN settings.
+    ///
+    /// Reads the management traffic VLAN settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apManagementTrafficVlanSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_management_traffic_vlan_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApManagementTrafficVlanSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApManagementTrafficVlanSettings {
+            req,
+        }
+    }
+    /// Update venue AP management traffic VLAN settings.
+    ///
+    /// Replaces the management traffic VLAN settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apManagementTrafficVlanSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_management_traffic_vlan_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApManagementTrafficVlanSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApManagementTrafficVlanSettings {
+            req,
+        }
+    }
+    /// Get venue AP mesh settings.
+    ///
+    /// Reads the mesh settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apMeshSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_mesh_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApMeshSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_MESH_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApMeshSettings { req }
+    }
+    /// Update venue AP mesh settings.
+    ///
+    /// Replaces the mesh settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apMeshSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_mesh_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApMeshSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_MESH_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApMeshSettings { req }
+    }
+    /// Get venue AP per-model antenna type settings.
+    ///
+    /// Reads the per-model antenna type settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apModelAntennaTypeSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_model_antenna_type_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApModelAntennaTypeSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApModelAntennaTypeSettings {
+            req,
+        }
+    }
+    /// Update venue AP per-model antenna type settings.
+    ///
+    /// Replaces the per-model antenna type settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apModelAntennaTypeSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_model_antenna_type_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApModelAntennaTypeSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApModelAntennaTypeSettings {
+            req,
+        }
+    }
+    /// Get venue AP per-model band mode settings.
+    ///
+    /// Reads the per-model band mode settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apModelBandModeSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_model_band_mode_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApModelBandModeSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_MODEL_BAND_MODE_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApModelBandModeSettings {
+            req,
+        }
+    }
+    /// Update venue AP per-model band mode settings.
+    ///
+    /// Replaces the per-model band mode settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apModelBandModeSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_model_band_mode_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApModelBandModeSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_MODEL_BAND_MODE_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApModelBandModeSettings {
+            req,
+        }
+    }
+    /// Get venue AP per-model external antenna settings.
+    ///
+    /// Reads the per-model external antenna settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apModelExternalAntennaSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_model_external_antenna_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApModelExternalAntennaSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApModelExternalAntennaSettings {
+            req,
+        }
+    }
+    /// Update venue AP per-model external antenna settings.
+    ///
+    /// Replaces the per-model external antenna settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apModelExternalAntennaSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_model_external_antenna_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApModelExternalAntennaSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApModelExternalAntennaSettings {
+            req,
+        }
+    }
+    /// Get venue AP per-model LAN port settings.
+    ///
+    /// Reads the per-model LAN port settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apModelLanPortSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_model_lan_port_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApModelLanPortSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_MODEL_LAN_PORT_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApModelLanPortSettings {
+            req,
+        }
+    }
+    /// Update venue AP per-model LAN port settings.
+    ///
+    /// Replaces the per-model LAN port settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apModelLanPortSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_model_lan_port_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApModelLanPortSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_MODEL_LAN_PORT_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApModelLanPortSettings {
+            req,
+        }
+    }
+    /// Get venue AP per-model LED settings.
+    ///
+    /// Reads the per-model LED settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apModelLedSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_model_led_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApModelLedSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_MODEL_LED_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApModelLedSettings { req }
+    }
+    /// Update venue AP per-model LED settings.
+    ///
+    /// Replaces the per-model LED settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apModelLedSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_model_led_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApModelLedSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_MODEL_LED_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApModelLedSettings {
+            req,
+        }
+    }
+    /// Get venue AP per-model USB port settings.
+    ///
+    /// Reads the per-model USB port settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apModelUsbPortSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_model_usb_port_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApModelUsbPortSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_MODEL_USB_PORT_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApModelUsbPortSettings {
+            req,
+        }
+    }
+    /// Update venue AP per-model USB port settings.
+    ///
+    /// Replaces the per-model USB port settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apModelUsbPortSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_model_usb_port_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApModelUsbPortSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_MODEL_USB_PORT_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApModelUsbPortSettings {
+            req,
+        }
+    }
+    /// Get venue AP multicast DNS fencing settings.
+    ///
+    /// Reads the multicast DNS fencing settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apMulticastDnsFencingSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_multicast_dns_fencing_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApMulticastDnsFencingSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApMulticastDnsFencingSettings {
+            req,
+        }
+    }
+    /// Update venue AP multicast DNS fencing settings.
+    ///
+    /// Replaces the multicast DNS fencing settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apMulticastDnsFencingSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_multicast_dns_fencing_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApMulticastDnsFencingSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApMulticastDnsFencingSettings {
+            req,
+        }
+    }
+    /// Get venue AP radio settings.
+    ///
+    /// Reads the radio settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apRadioSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
+    pub fn get_venue_ap_radio_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApRadioSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_RADIO_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApRadioSettings { req }
+    }
+    /// Update venue AP radio settings.
+    ///
+    /// Replaces the radio settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apRadioSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
+    pub fn update_venue_ap_radio_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApRadioSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_RADIO_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApRadioSettings { req }
+    }
+    /// Get venue AP RADIUS options.
+    ///
+    /// Reads the RADIUS options the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apRadiusOptions` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_radius_options(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApRadiusOptions<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_RADIUS_OPTIONS,
+            &[venue_id],
+        );
+        GetVenueApRadiusOptions { req }
+    }
+    /// Update venue AP RADIUS options.
+    ///
+    /// Replaces the RADIUS options the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apRadiusOptions` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_radius_options(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApRadiusOptions<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_RADIUS_OPTIONS,
+            &[venue_id],
+        );
+        UpdateVenueApRadiusOptions { req }
+    }
+    /// Get venue AP reboot timeout settings.
+    ///
+    /// Reads the reboot timeout settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apRebootTimeoutSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_reboot_timeout_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApRebootTimeoutSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_REBOOT_TIMEOUT_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApRebootTimeoutSettings {
+            req,
+        }
+    }
+    /// Update venue AP reboot timeout settings.
+    ///
+    /// Replaces the reboot timeout settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apRebootTimeoutSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_reboot_timeout_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApRebootTimeoutSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_REBOOT_TIMEOUT_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApRebootTimeoutSettings {
+            req,
+        }
+    }
+    /// Get venue AP smart monitor settings.
+    ///
+    /// Reads the smart monitor settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apSmartMonitorSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_smart_monitor_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApSmartMonitorSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_SMART_MONITOR_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApSmartMonitorSettings {
+            req,
+        }
+    }
+    /// Update venue AP smart monitor settings.
+    ///
+    /// Replaces the smart monitor settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apSmartMonitorSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_smart_monitor_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApSmartMonitorSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_SMART_MONITOR_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApSmartMonitorSettings {
+            req,
+        }
+    }
+    /// Get venue AP TLS key enhancement settings.
+    ///
+    /// Reads the TLS key enhancement settings the venue applies to its APs.
+    ///
+    /// `GET /venues/{venueId}/apTlsKeyEnhancedSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_tls_key_enhanced_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApTlsKeyEnhancedSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueApTlsKeyEnhancedSettings {
+            req,
+        }
+    }
+    /// Update venue AP TLS key enhancement settings.
+    ///
+    /// Replaces the TLS key enhancement settings the venue applies to its APs.
+    ///
+    /// `PUT /venues/{venueId}/apTlsKeyEnhancedSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_tls_key_enhanced_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueApTlsKeyEnhancedSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueApTlsKeyEnhancedSettings {
+            req,
+        }
+    }
+    /// Get venue AP model capabilities.
+    ///
+    /// Reads the capabilities of the AP models usable in the venue.
+    ///
+    /// `GET /venues/{venueId}/apModelCapabilities` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Each AP model entry carries the fields described by ApModelCapability; the envelope of the answer is not shown.
+    pub fn get_venue_ap_model_capabilities(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueApModelCapabilities<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_MODEL_CAPABILITIES,
+            &[venue_id],
+        );
+        GetVenueApModelCapabilities { req }
+    }
+    /// Get venue AP model LAN port specific settings.
+    ///
+    /// Reads the LAN port specific settings of one AP model in the venue.
+    ///
+    /// `GET /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apModel`: AP model name.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names this per-AP-model path without methods; GET and PUT taken from the surrounding venue settings (GET, PUT)).
+    pub fn get_venue_ap_model_lan_port_specific_settings(
+        &self,
+        venue_id: &str,
+        ap_model: &str,
+    ) -> GetVenueApModelLanPortSpecificSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS,
+            &[venue_id, ap_model],
+        );
+        GetVenueApModelLanPortSpecificSettings {
+            req,
+        }
+    }
+    /// Update venue AP model LAN port specific settings.
+    ///
+    /// Replaces the LAN port specific settings of one AP model in the venue.
+    ///
+    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apModel`: AP model name.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names this per-AP-model path without methods; GET and PUT taken from the surrounding venue settings (GET, PUT)).
+    pub fn update_venue_ap_model_lan_port_specific_settings(
+        &self,
+        venue_id: &str,
+        ap_model: &str,
+    ) -> UpdateVenueApModelLanPortSpecificSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS,
+            &[venue_id, ap_model],
+        );
+        UpdateVenueApModelLanPortSpecificSettings {
+            req,
+        }
+    }
+    /// Get venue AP model LAN port settings (one port).
+    ///
+    /// Reads the settings of one LAN port of an AP model in the venue.
+    ///
+    /// `GET /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apModel`: AP model name.
+    /// - Path parameter `portId`: Identifier of the LAN port.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names this per-AP-model path without methods; GET and PUT taken from the surrounding venue settings (GET, PUT)).
+    pub fn get_venue_ap_model_port_settings(
+        &self,
+        venue_id: &str,
+        ap_model: &str,
+        port_id: &str,
+    ) -> GetVenueApModelPortSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_MODEL_PORT_SETTINGS,
+            &[venue_id, ap_model, port_id],
+        );
+        GetVenueApModelPortSettings { req }
+    }
+    /// Update venue AP model LAN port settings (one port).
+    ///
+    /// Replaces the settings of one LAN port of an AP model in the venue.
+    ///
+    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apModel`: AP model name.
+    /// - Path parameter `portId`: Identifier of the LAN port.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names this per-AP-model path without methods; GET and PUT taken from the surrounding venue settings (GET, PUT)).
+    pub fn update_venue_ap_model_port_settings(
+        &self,
+        venue_id: &str,
+        ap_model: &str,
+        port_id: &str,
+    ) -> UpdateVenueApModelPortSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_MODEL_PORT_SETTINGS,
+            &[venue_id, ap_model, port_id],
+        );
+        UpdateVenueApModelPortSettings {
+            req,
+        }
+    }
+    /// Add Ethernet port profile to venue AP model LAN port.
+    ///
+    /// Applies an Ethernet port profile to one LAN port of an AP model in the venue.
+    ///
+    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apModel`: AP model name.
+    /// - Path parameter `portId`: Identifier of the LAN port.
+    /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_ethernet_port_profile_to_venue_ap_model_lan_port(
+        &self,
+        venue_id: &str,
+        ap_model: &str,
+        port_id: &str,
+        ethernet_port_profile_id: &str,
+    ) -> AddEthernetPortProfileToVenueApModelLanPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_ETHERNET_PORT_PROFILE_TO_VENUE_AP_MODEL_LAN_PORT,
+            &[venue_id, ap_model, port_id, ethernet_port_profile_id],
+        );
+        AddEthernetPortProfileToVenueApModelLanPort {
+            req,
+        }
+    }
+    /// Remove Ethernet port profile from venue AP model LAN port.
+    ///
+    /// Removes an Ethernet port profile from one LAN port of an AP model in the venue.
+    ///
+    /// `DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apModel`: AP model name.
+    /// - Path parameter `portId`: Identifier of the LAN port.
+    /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn remove_ethernet_port_profile_from_venue_ap_model_lan_port(
+        &self,
+        venue_id: &str,
+        ap_model: &str,
+        port_id: &str,
+        ethernet_port_profile_id: &str,
+    ) -> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_ETHERNET_PORT_PROFILE_FROM_VENUE_AP_MODEL_LAN_PORT,
+            &[venue_id, ap_model, port_id, ethernet_port_profile_id],
+        );
+        RemoveEthernetPortProfileFromVenueApModelLanPort {
+            req,
+        }
+    }
+    /// Get AP group.
+    ///
+    /// Reads one AP group of the venue.
+    ///
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apGroupId`: Identifier of the AP group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_group(
+        &self,
+        venue_id: &str,
+        ap_group_id: &str,
+    ) -> GetVenueApGroup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_GROUP,
+            &[venue_id, ap_group_id],
+        );
+        GetVenueApGroup { req }
+    }
+    /// Update AP group.
+    ///
+    /// Replaces one AP group of the venue.
+    ///
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apGroupId`: Identifier of the AP group.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_group(
+        &self,
+        venue_id: &str,
+        ap_group_id: &str,
+    ) -> UpdateVenueApGroup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_GROUP,
+            &[venue_id, ap_group_id],
+        );
+        UpdateVenueApGroup { req }
+    }
+    /// Delete AP group.
+    ///
+    /// Deletes one AP group of the venue.
+    ///
+    /// `DELETE /venues/{venueId}/apGroups/{apGroupId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apGroupId`: Identifier of the AP group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_ap_group(
+        &self,
+        venue_id: &str,
+        ap_group_id: &str,
+    ) -> DeleteVenueApGroup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_AP_GROUP,
+            &[venue_id, ap_group_id],
+        );
+        DeleteVenueApGroup { req }
+    }
+    /// Add AP to AP group.
+    ///
+    /// Adds an AP to the AP group.
+    ///
+    /// `POST /venues/{venueId}/apGroups/{apGroupId}/aps` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apGroupId`: Identifier of the AP group.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_ap_group_ap(
+        &self,
+        venue_id: &str,
+        ap_group_id: &str,
+    ) -> CreateVenueApGroupAp<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_AP_GROUP_AP,
+            &[venue_id, ap_group_id],
+        );
+        CreateVenueApGroupAp { req }
+    }
+    /// Move AP into AP group.
+    ///
+    /// Places an existing AP, by serial number, in the AP group.
+    ///
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/aps/{serialNumber}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apGroupId`: Identifier of the AP group.
+    /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn add_ap_to_venue_ap_group(
+        &self,
+        venue_id: &str,
+        ap_group_id: &str,
+        serial_number: &str,
+    ) -> AddApToVenueApGroup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_AP_TO_VENUE_AP_GROUP,
+            &[venue_id, ap_group_id, serial_number],
+        );
+        AddApToVenueApGroup { req }
+    }
+    /// Query AP groups.
+    ///
+    /// Lists AP groups across venues by query.
+    ///
+    /// `POST /venues/apGroups/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The document lists this operation twice (AP groups and media); it is one operation.
+    pub fn query_venue_ap_groups(&self) -> QueryVenueApGroups<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_AP_GROUPS,
+            &[],
+        );
+        QueryVenueApGroups { req }
+    }
+    /// Get AP group per-model antenna type settings.
+    ///
+    /// Reads the per-model antenna type settings of the AP group.
+    ///
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apGroupId`: Identifier of the AP group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_group_ap_model_antenna_type_settings(
+        &self,
+        venue_id: &str,
+        ap_group_id: &str,
+    ) -> GetVenueApGroupApModelAntennaTypeSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS,
+            &[venue_id, ap_group_id],
+        );
+        GetVenueApGroupApModelAntennaTypeSettings {
+            req,
+        }
+    }
+    /// Update AP group per-model antenna type settings.
+    ///
+    /// Replaces the per-model antenna type settings of the AP group.
+    ///
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apGroupId`: Identifier of the AP group.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_group_ap_model_antenna_type_settings(
+        &self,
+        venue_id: &str,
+        ap_group_id: &str,
+    ) -> UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS,
+            &[venue_id, ap_group_id],
+        );
+        UpdateVenueApGroupApModelAntennaTypeSettings {
+            req,
+        }
+    }
+    /// Get AP group per-model band mode settings.
+    ///
+    /// Reads the per-model band mode settings of the AP group.
+    ///
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apGroupId`: Identifier of the AP group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_group_ap_model_band_mode_settings(
+        &self,
+        venue_id: &str,
+        ap_group_id: &str,
+    ) -> GetVenueApGroupApModelBandModeSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS,
+            &[venue_id, ap_group_id],
+        );
+        GetVenueApGroupApModelBandModeSettings {
+            req,
+        }
+    }
+    /// Update AP group per-model band mode settings.
+    ///
+    /// Replaces the per-model band mode settings of the AP group.
+    ///
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apGroupId`: Identifier of the AP group.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_group_ap_model_band_mode_settings(
+        &self,
+        venue_id: &str,
+        ap_group_id: &str,
+    ) -> UpdateVenueApGroupApModelBandModeSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS,
+            &[venue_id, ap_group_id],
+        );
+        UpdateVenueApGroupApModelBandModeSettings {
+            req,
+        }
+    }
+    /// Get AP group per-model external antenna settings.
+    ///
+    /// Reads the per-model external antenna settings of the AP group.
+    ///
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apGroupId`: Identifier of the AP group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_group_ap_model_external_antenna_settings(
+        &self,
+        venue_id: &str,
+        ap_group_id: &str,
+    ) -> GetVenueApGroupApModelExternalAntennaSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS,
+            &[venue_id, ap_group_id],
+        );
+        GetVenueApGroupApModelExternalAntennaSettings {
+            req,
+        }
+    }
+    /// Update AP group per-model external antenna settings.
+    ///
+    /// Replaces the per-model external antenna settings of the AP group.
+    ///
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apGroupId`: Identifier of the AP group.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_ap_group_ap_model_external_antenna_settings(
+        &self,
+        venue_id: &str,
+        ap_group_id: &str,
+    ) -> UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS,
+            &[venue_id, ap_group_id],
+        );
+        UpdateVenueApGroupApModelExternalAntennaSettings {
+            req,
+        }
+    }
+    /// Get AP group radio settings.
+    ///
+    /// Reads the radio settings of the AP group.
+    ///
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/radioSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apGroupId`: Identifier of the AP group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
+    pub fn get_venue_ap_group_radio_settings(
+        &self,
+        venue_id: &str,
+        ap_group_id: &str,
+    ) -> GetVenueApGroupRadioSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_GROUP_RADIO_SETTINGS,
+            &[venue_id, ap_group_id],
+        );
+        GetVenueApGroupRadioSettings {
+            req,
+        }
+    }
+    /// Update AP group radio settings.
+    ///
+    /// Replaces the radio settings of the AP group.
+    ///
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/radioSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apGroupId`: Identifier of the AP group.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
+    pub fn update_venue_ap_group_radio_settings(
+        &self,
+        venue_id: &str,
+        ap_group_id: &str,
+    ) -> UpdateVenueApGroupRadioSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_AP_GROUP_RADIO_SETTINGS,
+            &[venue_id, ap_group_id],
+        );
+        UpdateVenueApGroupRadioSettings {
+            req,
+        }
+    }
+    /// Get AP group AP model capabilities.
+    ///
+    /// Reads the capabilities of the AP models in the AP group.
+    ///
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelCapabilities` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apGroupId`: Identifier of the AP group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Each AP model entry carries the fields described by ApModelCapability; the envelope of the answer is not shown.
+    pub fn get_venue_ap_group_ap_model_capabilities(
+        &self,
+        venue_id: &str,
+        ap_group_id: &str,
+    ) -> GetVenueApGroupApModelCapabilities<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_GROUP_AP_MODEL_CAPABILITIES,
+            &[venue_id, ap_group_id],
+        );
+        GetVenueApGroupApModelCapabilities {
+            req,
+        }
+    }
+    /// Get AP group available Wi-Fi channels.
+    ///
+    /// Reads the Wi-Fi channels available to the AP group.
+    ///
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/wifiAvailableChannels` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `apGroupId`: Identifier of the AP group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_ap_group_wifi_available_channels(
+        &self,
+        venue_id: &str,
+        ap_group_id: &str,
+    ) -> GetVenueApGroupWifiAvailableChannels<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_GROUP_WIFI_AVAILABLE_CHANNELS,
+            &[venue_id, ap_group_id],
+        );
+        GetVenueApGroupWifiAvailableChannels {
+            req,
+        }
+    }
+    /// Get venue template switch settings.
+    ///
+    /// Reads the switch settings of a venue template.
+    ///
+    /// `GET /templates/venues/{venueId}/switchSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths; minimal set mirroring the venue-level switch operations (DELETE /venues/{venueId}/switchSettings); read and update of the settings).
+    pub fn get_venue_template_switch_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueTemplateSwitchSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_TEMPLATE_SWITCH_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueTemplateSwitchSettings {
+            req,
+        }
+    }
+    /// Update venue template switch settings.
+    ///
+    /// Replaces the switch settings of a venue template.
+    ///
+    /// `PUT /templates/venues/{venueId}/switchSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths; minimal set mirroring the venue-level switch operations (DELETE /venues/{venueId}/switchSettings); read and update of the settings).
+    pub fn update_venue_template_switch_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueTemplateSwitchSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueTemplateSwitchSettings {
+            req,
+        }
+    }
+    /// Get venue template AAA settings.
+    ///
+    /// Reads the switch AAA settings of a venue template.
+    ///
+    /// `GET /templates/venues/{venueId}/aaaSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths; minimal set mirroring the venue-level switch operations (PUT /venues/{venueId}/aaaSettings); GET added to read them back).
+    pub fn get_venue_template_aaa_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueTemplateAaaSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_TEMPLATE_AAA_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueTemplateAaaSettings { req }
+    }
+    /// Update venue template AAA settings.
+    ///
+    /// Replaces the switch AAA settings of a venue template.
+    ///
+    /// `PUT /templates/venues/{venueId}/aaaSettings` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths; minimal set mirroring the venue-level switch operations (PUT /venues/{venueId}/aaaSettings); GET added to read them back).
+    pub fn update_venue_template_aaa_settings(
+        &self,
+        venue_id: &str,
+    ) -> UpdateVenueTemplateAaaSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_TEMPLATE_AAA_SETTINGS,
+            &[venue_id],
+        );
+        UpdateVenueTemplateAaaSettings {
+            req,
+        }
+    }
+    /// Create venue template AAA server.
+    ///
+    /// Adds a switch AAA server to a venue template.
+    ///
+    /// `POST /templates/venues/{venueId}/aaaServers` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths; minimal set mirroring the venue-level switch operations (POST /venues/{venueId}/aaaServers, POST .../aaaServers/query, GET, PUT, DELETE .../aaaServers/{aaaServerId})).
+    pub fn create_venue_template_aaa_server(
+        &self,
+        venue_id: &str,
+    ) -> CreateVenueTemplateAaaServer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_TEMPLATE_AAA_SERVER,
+            &[venue_id],
+        );
+        CreateVenueTemplateAaaServer {
+            req,
+        }
+    }
+    /// Query venue template AAA servers.
+    ///
+    /// Lists the switch AAA servers of a venue template by query.
+    ///
+    /// `POST /templates/venues/{venueId}/aaaServers/query` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths; minimal set mirroring the venue-level switch operations (POST /venues/{venueId}/aaaServers, POST .../aaaServers/query, GET, PUT, DELETE .../aaaServers/{aaaServerId})).
+    pub fn query_venue_template_aaa_servers(
+        &self,
+        venue_id: &str,
+    ) -> QueryVenueTemplateAaaServers<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_TEMPLATE_AAA_SERVERS,
+            &[venue_id],
+        );
+        QueryVenueTemplateAaaServers {
+            req,
+        }
+    }
+    /// Get venue template AAA server.
+    ///
+    /// Reads one switch AAA server of a venue template.
+    ///
+    /// `GET /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Path parameter `aaaServerId`: Identifier of the AAA server.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths; minimal set mirroring the venue-level switch operations (POST /venues/{venueId}/aaaServers, POST .../aaaServers/query, GET, PUT, DELETE .../aaaServers/{aaaServerId}); placeholder aaaServerId taken from the venue-level path).
+    pub fn get_venue_template_aaa_server(
+        &self,
+        venue_id: &str,
+        aaa_server_id: &str,
+    ) -> GetVenueTemplateAaaServer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_TEMPLATE_AAA_SERVER,
+            &[venue_id, aaa_server_id],
+        );
+        GetVenueTemplateAaaServer { req }
+    }
+    /// Update venue template AAA server.
+    ///
+    /// Replaces one switch AAA server of a venue template.
+    ///
+    /// `PUT /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Path parameter `aaaServerId`: Identifier of the AAA server.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths; minimal set mirroring the venue-level switch operations (POST /venues/{venueId}/aaaServers, POST .../aaaServers/query, GET, PUT, DELETE .../aaaServers/{aaaServerId}); placeholder aaaServerId taken from the venue-level path).
+    pub fn update_venue_template_aaa_server(
+        &self,
+        venue_id: &str,
+        aaa_server_id: &str,
+    ) -> UpdateVenueTemplateAaaServer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_TEMPLATE_AAA_SERVER,
+            &[venue_id, aaa_server_id],
+        );
+        UpdateVenueTemplateAaaServer {
+            req,
+        }
+    }
+    /// Delete venue template AAA server.
+    ///
+    /// Deletes one switch AAA server of a venue template.
+    ///
+    /// `DELETE /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Path parameter `aaaServerId`: Identifier of the AAA server.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths; minimal set mirroring the venue-level switch operations (POST /venues/{venueId}/aaaServers, POST .../aaaServers/query, GET, PUT, DELETE .../aaaServers/{aaaServerId}); placeholder aaaServerId taken from the venue-level path).
+    pub fn delete_venue_template_aaa_server(
+        &self,
+        venue_id: &str,
+        aaa_server_id: &str,
+    ) -> DeleteVenueTemplateAaaServer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_TEMPLATE_AAA_SERVER,
+            &[venue_id, aaa_server_id],
+        );
+        DeleteVenueTemplateAaaServer {
+            req,
+        }
+    }
+    /// Add switch profile to venue template.
+    ///
+    /// Applies a switch profile template to a venue template.
+    ///
+    /// `PUT /templates/venues/{venueId}/switchProfiles/{switchProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/switchProfiles family without methods or sub-paths; minimal set mirroring the venue-level switch operations (PUT, DELETE /venues/{venueId}/switchProfiles/{switchProfileId}); placeholder switchProfileId taken from the venue-level path).
+    pub fn add_switch_profile_to_venue_template(
+        &self,
+        venue_id: &str,
+        switch_profile_id: &str,
+    ) -> AddSwitchProfileToVenueTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_SWITCH_PROFILE_TO_VENUE_TEMPLATE,
+            &[venue_id, switch_profile_id],
+        );
+        AddSwitchProfileToVenueTemplate {
+            req,
+        }
+    }
+    /// Remove switch profile from venue template.
+    ///
+    /// Removes a switch profile template from a venue template.
+    ///
+    /// `DELETE /templates/venues/{venueId}/switchProfiles/{switchProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue template.
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/switchProfiles family without methods or sub-paths; minimal set mirroring the venue-level switch operations (PUT, DELETE /venues/{venueId}/switchProfiles/{switchProfileId}); placeholder switchProfileId taken from the venue-level path).
+    pub fn remove_switch_profile_from_venue_template(
+        &self,
+        venue_id: &str,
+        switch_profile_id: &str,
+    ) -> RemoveSwitchProfileFromVenueTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE,
+            &[venue_id, switch_profile_id],
+        );
+        RemoveSwitchProfileFromVenueTemplate {
+            req,
+        }
+    }
+    /// List switch profile templates.
+    ///
+    /// Lists the switch profile templates.
+    ///
+    /// `GET /templates/switchProfiles` on the Network management API.
+    ///
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names the /templates/switchProfiles family without methods or sub-paths; minimal set mirroring the venue-level switch operations (GET, POST, DELETE /switchProfiles)).
+    pub fn list_template_switch_profiles(&self) -> ListTemplateSwitchProfiles<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_TEMPLATE_SWITCH_PROFILES,
+            &[],
+        );
+        ListTemplateSwitchProfiles { req }
+    }
+    /// Create switch profile template.
+    ///
+    /// Creates a switch profile template.
+    ///
+    /// `POST /templates/switchProfiles` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names the /templates/switchProfiles family without methods or sub-paths; minimal set mirroring the venue-level switch operations (GET, POST, DELETE /switchProfiles)).
+    pub fn create_template_switch_profile(&self) -> CreateTemplateSwitchProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_TEMPLATE_SWITCH_PROFILE,
+            &[],
+        );
+        CreateTemplateSwitchProfile { req }
+    }
+    /// Delete switch profile templates.
+    ///
+    /// Deletes switch profile templates.
+    ///
+    /// `DELETE /templates/switchProfiles` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document names the /templates/switchProfiles family without methods or sub-paths; minimal set mirroring the venue-level switch operations (GET, POST, DELETE /switchProfiles)).
+    ///
+    /// Notes:
+    /// - Which profiles are deleted is not shown; the body, if any, is not shown.
+    pub fn delete_template_switch_profiles(&self) -> DeleteTemplateSwitchProfiles<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_TEMPLATE_SWITCH_PROFILES,
+            &[],
+        );
+        DeleteTemplateSwitchProfiles {
+            req,
+        }
+    }
+    /// Query template dependencies.
+    ///
+    /// Lists what a template depends on, by query.
+    ///
+    /// `POST /templates/{templateId}/dependencies/query` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the template.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_template_dependencies(
+        &self,
+        template_id: &str,
+    ) -> QueryTemplateDependencies<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_TEMPLATE_DEPENDENCIES,
+            &[template_id],
+        );
+        QueryTemplateDependencies { req }
+    }
+    /// Query template instances.
+    ///
+    /// Lists the instances created from a template, by query.
+    ///
+    /// `POST /templates/{templateId}/instances/query` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the template.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: inferred (the document writes "/instances/query" right after /templates/{templateId}/dependencies/query; read as a sibling under the template).
+    pub fn query_template_instances(
+        &self,
+        template_id: &str,
+    ) -> QueryTemplateInstances<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_TEMPLATE_INSTANCES,
+            &[template_id],
+        );
+        QueryTemplateInstances { req }
+    }
+    /// Update template enforcement settings.
+    ///
+    /// Replaces the enforcement settings of a template.
+    ///
+    /// `PUT /templates/{templateId}/enforcementSettings` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the template.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_template_enforcement_settings(
+        &self,
+        template_id: &str,
+    ) -> UpdateTemplateEnforcementSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_TEMPLATE_ENFORCEMENT_SETTINGS,
+            &[template_id],
+        );
+        UpdateTemplateEnforcementSettings {
+            req,
+        }
+    }
+    /// Apply template to tenant.
+    ///
+    /// Applies a template to a tenant.
+    ///
+    /// `POST /templates/{templateId}/tenants/{tenantId}` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the template.
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn apply_template_to_tenant(
+        &self,
+        template_id: &str,
+        tenant_id: &str,
+    ) -> ApplyTemplateToTenant<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &APPLY_TEMPLATE_TO_TENANT,
+            &[template_id, tenant_id],
+        );
+        ApplyTemplateToTenant { req }
+    }
+    /// Get template difference report.
+    ///
+    /// Reads how a tenant's configuration differs from the template.
+    ///
+    /// `GET /templates/{templateId}/tenants/{tenantId}/diffReports` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the template.
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_template_tenant_diff_reports(
+        &self,
+        template_id: &str,
+        tenant_id: &str,
+    ) -> GetTemplateTenantDiffReports<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_TEMPLATE_TENANT_DIFF_REPORTS,
+            &[template_id, tenant_id],
+        );
+        GetTemplateTenantDiffReports {
+            req,
+        }
+    }
+    /// Sync template differences.
+    ///
+    /// Synchronizes a tenant with the template, resolving the reported differences.
+    ///
+    /// `PATCH /templates/{templateId}/tenants/{tenantId}/diffReports` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the template.
+    /// - Path parameter `tenantId`: Identifier of the tenant.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn patch_template_tenant_diff_reports(
+        &self,
+        template_id: &str,
+        tenant_id: &str,
+    ) -> PatchTemplateTenantDiffReports<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_TEMPLATE_TENANT_DIFF_REPORTS,
+            &[template_id, tenant_id],
+        );
+        PatchTemplateTenantDiffReports {
+            req,
+        }
+    }
+    /// Create venue template.
+    ///
+    /// Creates a venue template.
+    ///
+    /// `POST /templates/venues` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_venue_template(&self) -> CreateVenueTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_TEMPLATE,
+            &[],
+        );
+        CreateVenueTemplate { req }
+    }
+    /// Get venue template.
+    ///
+    /// Reads one venue template.
+    ///
+    /// `GET /templates/venues/{venueTemplateId}` on the Network management API.
+    ///
+    /// - Path parameter `venueTemplateId`: Identifier of the venue template.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_venue_template(&self, venue_template_id: &str) -> GetVenueTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_TEMPLATE,
+            &[venue_template_id],
+        );
+        GetVenueTemplate { req }
+    }
+    /// Update venue template.
+    ///
+    /// Replaces one venue template.
+    ///
+    /// `PUT /templates/venues/{venueTemplateId}` on the Network management API.
+    ///
+    /// - Path parameter `venueTemplateId`: Identifier of the venue template.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_venue_template(
+        &self,
+        venue_template_id: &str,
+    ) -> UpdateVenueTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_TEMPLATE,
+            &[venue_template_id],
+        );
+        UpdateVenueTemplate { req }
+    }
+    /// Delete venue template.
+    ///
+    /// Deletes one venue template.
+    ///
+    /// `DELETE /templates/venues/{venueTemplateId}` on the Network management API.
+    ///
+    /// - Path parameter `venueTemplateId`: Identifier of the venue template.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_venue_template(
+        &self,
+        venue_template_id: &str,
+    ) -> DeleteVenueTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_TEMPLATE,
+            &[venue_template_id],
+        );
+        DeleteVenueTemplate { req }
+    }
+    /// Create venue upload URL.
+    ///
+    /// Requests signed URLs for uploading files (such as images) to the venue.
+    ///
+    /// `POST /venues/{venueId}/signurls/uploadurls` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The 423 (Locked) status was removed from the documented responses of this operation.
+    pub fn create_venue_upload_url(&self, venue_id: &str) -> CreateVenueUploadUrl<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_UPLOAD_URL,
+            &[venue_id],
+        );
+        CreateVenueUploadUrl { req }
+    }
+    /// Get venue file URL.
+    ///
+    /// Reads a signed URL for downloading an uploaded file of the venue.
+    ///
+    /// `GET /venues/{venueId}/signurls/{fileId}/urls` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `fileId`: Identifier of the uploaded file.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The 423 (Locked) status was removed from the documented responses of this operation.
+    pub fn get_venue_file_url(
+        &self,
+        venue_id: &str,
+        file_id: &str,
+    ) -> GetVenueFileUrl<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_FILE_URL,
+            &[venue_id, file_id],
+        );
+        GetVenueFileUrl { req }
+    }
+    /// Query venue floor plans.
+    ///
+    /// Lists the floor plans of a venue by query.
+    ///
+    /// `POST /venues/{venueId}/floorplans/query` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The 423 (Locked) status was removed from the documented responses of this operation.
+    pub fn query_venue_floorplans(&self, venue_id: &str) -> QueryVenueFloorplans<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_FLOORPLANS,
+            &[venue_id],
+        );
+        QueryVenueFloorplans { req }
+    }
+    /// Query QoS statistics.
+    ///
+    /// Reads QoS statistics by query.
+    ///
+    /// `POST /qosStatistics/query` on the Network management API.
+    ///
+    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_qos_statistics(&self) -> QueryQosStatistics<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_QOS_STATISTICS,
+            &[],
+        );
+        QueryQosStatistics { req }
+    }
+    /// List venue AP models.
+    ///
+    /// Lists the AP models of the venue (path /apModels).
+    ///
+    /// `GET /venues/{venueId}/apModels` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_ap_models(&self, venue_id: &str) -> ListVenueApModels<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_AP_MODELS,
+            &[venue_id],
+        );
+        ListVenueApModels { req }
+    }
+    /// List models of venue APs.
+    ///
+    /// Lists the models of the APs in the venue (path /aps/models).
+    ///
+    /// `GET /venues/{venueId}/aps/models` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_aps_models(&self, venue_id: &str) -> ListVenueApsModels<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_APS_MODELS,
+            &[venue_id],
+        );
+        ListVenueApsModels { req }
+    }
+    /// List venue mesh topologies.
+    ///
+    /// Reads the mesh topologies of the venue.
+    ///
+    /// `GET /venues/{venueId}/meshTopologies` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_mesh_topologies(
+        &self,
+        venue_id: &str,
+    ) -> ListVenueMeshTopologies<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_MESH_TOPOLOGIES,
+            &[venue_id],
+        );
+        ListVenueMeshTopologies { req }
+    }
+    /// List venue topologies.
+    ///
+    /// Reads the network topologies of the venue.
+    ///
+    /// `GET /venues/{venueId}/topologies` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Query parameter `meshOnly` (`boolean`, builder method `mesh_only`)
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_venue_topologies(&self, venue_id: &str) -> ListVenueTopologies<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_VENUE_TOPOLOGIES,
+            &[venue_id],
+        );
+        ListVenueTopologies { req }
+    }
+}
+static GET_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_bss_coloring_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apBssColoringSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_bss_coloring_settings` (Get venue AP BSS coloring settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApBssColoringSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApBssColoringSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_bss_coloring_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apBssColoringSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_bss_coloring_settings` (Update venue AP BSS coloring settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApBssColoringSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApBssColoringSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_cellular_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apCellularSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_cellular_settings` (Get venue AP cellular settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApCellularSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApCellularSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_cellular_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apCellularSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_cellular_settings` (Update venue AP cellular settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApCellularSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApCellularSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_client_admission_control_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apClientAdmissionControlSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_client_admission_control_settings` (Get venue AP client admission control settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApClientAdmissionControlSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_client_admission_control_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apClientAdmissionControlSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_client_admission_control_settings` (Update venue AP client admission control settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApClientAdmissionControlSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_directed_multicast_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apDirectedMulticastSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_directed_multicast_settings` (Get venue AP directed multicast settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApDirectedMulticastSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApDirectedMulticastSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_directed_multicast_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apDirectedMulticastSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_directed_multicast_settings` (Update venue AP directed multicast settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApDirectedMulticastSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_dos_protection_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apDosProtectionSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_dos_protection_settings` (Get venue AP DoS protection settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApDosProtectionSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApDosProtectionSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_dos_protection_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apDosProtectionSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_dos_protection_settings` (Update venue AP DoS protection settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApDosProtectionSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApDosProtectionSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_iot_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apIotSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_iot_settings` (Get venue AP IoT settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApIotSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApIotSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_iot_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apIotSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_iot_settings` (Update venue AP IoT settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApIotSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApIotSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_ip_mode_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apIpModeSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_ip_mode_settings` (Get venue AP IP mode settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApIpModeSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApIpModeSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_ip_mode_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apIpModeSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_ip_mode_settings` (Update venue AP IP mode settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApIpModeSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApIpModeSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_load_balancing_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apLoadBalancingSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_load_balancing_settings` (Get venue AP load balancing settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApLoadBalancingSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApLoadBalancingSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_load_balancing_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apLoadBalancingSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_load_balancing_settings` (Update venue AP load balancing settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApLoadBalancingSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_management_traffic_vlan_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apManagementTrafficVlanSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_management_traffic_vlan_settings` (Get venue AP management traffic VLAN settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApManagementTrafficVlanSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_management_traffic_vlan_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apManagementTrafficVlanSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_management_traffic_vlan_settings` (Update venue AP management traffic VLAN settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApManagementTrafficVlanSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_mesh_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apMeshSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_mesh_settings` (Get venue AP mesh settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApMeshSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApMeshSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_mesh_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apMeshSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_mesh_settings` (Update venue AP mesh settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApMeshSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApMeshSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_model_antenna_type_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apModelAntennaTypeSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_model_antenna_type_settings` (Get venue AP per-model antenna type settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApModelAntennaTypeSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApModelAntennaTypeSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_model_antenna_type_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apModelAntennaTypeSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_model_antenna_type_settings` (Update venue AP per-model antenna type settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApModelAntennaTypeSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_model_band_mode_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apModelBandModeSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_model_band_mode_settings` (Get venue AP per-model band mode settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApModelBandModeSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApModelBandModeSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_model_band_mode_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apModelBandModeSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_model_band_mode_settings` (Update venue AP per-model band mode settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApModelBandModeSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApModelBandModeSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_model_external_antenna_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apModelExternalAntennaSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_model_external_antenna_settings` (Get venue AP per-model external antenna settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApModelExternalAntennaSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApModelExternalAntennaSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_model_external_antenna_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apModelExternalAntennaSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_model_external_antenna_settings` (Update venue AP per-model external antenna settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApModelExternalAntennaSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_model_lan_port_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apModelLanPortSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_model_lan_port_settings` (Get venue AP per-model LAN port settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApModelLanPortSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApModelLanPortSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_model_lan_port_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apModelLanPortSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_model_lan_port_settings` (Update venue AP per-model LAN port settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApModelLanPortSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApModelLanPortSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_model_led_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apModelLedSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_model_led_settings` (Get venue AP per-model LED settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApModelLedSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApModelLedSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_model_led_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apModelLedSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_model_led_settings` (Update venue AP per-model LED settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApModelLedSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApModelLedSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_model_usb_port_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apModelUsbPortSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_model_usb_port_settings` (Get venue AP per-model USB port settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApModelUsbPortSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApModelUsbPortSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_model_usb_port_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apModelUsbPortSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_model_usb_port_settings` (Update venue AP per-model USB port settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApModelUsbPortSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApModelUsbPortSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_multicast_dns_fencing_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apMulticastDnsFencingSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_multicast_dns_fencing_settings` (Get venue AP multicast DNS fencing settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApMulticastDnsFencingSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_multicast_dns_fencing_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apMulticastDnsFencingSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_multicast_dns_fencing_settings` (Update venue AP multicast DNS fencing settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApMulticastDnsFencingSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_radio_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apRadioSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_radio_settings` (Get venue AP radio settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApRadioSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApRadioSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_radio_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apRadioSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_radio_settings` (Update venue AP radio settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApRadioSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApRadioSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_radius_options",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apRadiusOptions",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_radius_options` (Get venue AP RADIUS options).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApRadiusOptions<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApRadiusOptions<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_radius_options",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apRadiusOptions",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_radius_options` (Update venue AP RADIUS options).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApRadiusOptions<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApRadiusOptions<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_reboot_timeout_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apRebootTimeoutSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_reboot_timeout_settings` (Get venue AP reboot timeout settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApRebootTimeoutSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApRebootTimeoutSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_reboot_timeout_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apRebootTimeoutSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_reboot_timeout_settings` (Update venue AP reboot timeout settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApRebootTimeoutSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_smart_monitor_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apSmartMonitorSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_smart_monitor_settings` (Get venue AP smart monitor settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApSmartMonitorSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApSmartMonitorSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_smart_monitor_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apSmartMonitorSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_smart_monitor_settings` (Update venue AP smart monitor settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApSmartMonitorSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_tls_key_enhanced_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apTlsKeyEnhancedSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_tls_key_enhanced_settings` (Get venue AP TLS key enhancement settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApTlsKeyEnhancedSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApTlsKeyEnhancedSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_tls_key_enhanced_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apTlsKeyEnhancedSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_tls_key_enhanced_settings` (Update venue AP TLS key enhancement settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApTlsKeyEnhancedSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_model_capabilities",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apModelCapabilities",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_model_capabilities` (Get venue AP model capabilities).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApModelCapabilities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApModelCapabilities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_model_lan_port_specific_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_model_lan_port_specific_settings` (Get venue AP model LAN port specific settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApModelLanPortSpecificSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApModelLanPortSpecificSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_model_lan_port_specific_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_model_lan_port_specific_settings` (Update venue AP model LAN port specific settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApModelLanPortSpecificSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_model_port_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_model_port_settings` (Get venue AP model LAN port settings (one port)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApModelPortSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApModelPortSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_model_port_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_model_port_settings` (Update venue AP model LAN port settings (one port)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApModelPortSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApModelPortSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_ETHERNET_PORT_PROFILE_TO_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_ethernet_port_profile_to_venue_ap_model_lan_port",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_ethernet_port_profile_to_venue_ap_model_lan_port` (Add Ethernet port profile to venue AP model LAN port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddEthernetPortProfileToVenueApModelLanPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_ETHERNET_PORT_PROFILE_FROM_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_ethernet_port_profile_from_venue_ap_model_lan_port",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::remove_ethernet_port_profile_from_venue_ap_model_lan_port` (Remove Ethernet port profile from venue AP model LAN port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_group",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apGroups/{apGroupId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_group` (Get AP group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApGroup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApGroup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_group",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apGroups/{apGroupId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_group` (Update AP group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApGroup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApGroup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_ap_group",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/apGroups/{apGroupId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_ap_group` (Delete AP group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueApGroup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueApGroup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_AP_GROUP_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_ap_group_ap",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/apGroups/{apGroupId}/aps",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_ap_group_ap` (Add AP to AP group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueApGroupAp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueApGroupAp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_AP_TO_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_ap_to_venue_ap_group",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apGroups/{apGroupId}/aps/{serialNumber}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_ap_to_venue_ap_group` (Move AP into AP group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddApToVenueApGroup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddApToVenueApGroup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_AP_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_ap_groups",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/apGroups/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_ap_groups` (Query AP groups).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueApGroups<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueApGroups<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_group_ap_model_antenna_type_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_group_ap_model_antenna_type_settings` (Get AP group per-model antenna type settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApGroupApModelAntennaTypeSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApGroupApModelAntennaTypeSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_group_ap_model_antenna_type_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_group_ap_model_antenna_type_settings` (Update AP group per-model antenna type settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_group_ap_model_band_mode_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_group_ap_model_band_mode_settings` (Get AP group per-model band mode settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApGroupApModelBandModeSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApGroupApModelBandModeSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_group_ap_model_band_mode_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_group_ap_model_band_mode_settings` (Update AP group per-model band mode settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApGroupApModelBandModeSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApGroupApModelBandModeSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_group_ap_model_external_antenna_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_group_ap_model_external_antenna_settings` (Get AP group per-model external antenna settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApGroupApModelExternalAntennaSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApGroupApModelExternalAntennaSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_group_ap_model_external_antenna_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_group_ap_model_external_antenna_settings` (Update AP group per-model external antenna settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_group_radio_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apGroups/{apGroupId}/radioSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_group_radio_settings` (Get AP group radio settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApGroupRadioSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApGroupRadioSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_ap_group_radio_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apGroups/{apGroupId}/radioSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_ap_group_radio_settings` (Update AP group radio settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueApGroupRadioSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueApGroupRadioSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_GROUP_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_group_ap_model_capabilities",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apGroups/{apGroupId}/apModelCapabilities",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_group_ap_model_capabilities` (Get AP group AP model capabilities).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApGroupApModelCapabilities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApGroupApModelCapabilities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_AP_GROUP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_group_wifi_available_channels",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apGroups/{apGroupId}/wifiAvailableChannels",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_ap_group_wifi_available_channels` (Get AP group available Wi-Fi channels).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApGroupWifiAvailableChannels<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApGroupWifiAvailableChannels<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_template_switch_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/templates/venues/{venueId}/switchSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_template_switch_settings` (Get venue template switch settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueTemplateSwitchSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueTemplateSwitchSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_template_switch_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/templates/venues/{venueId}/switchSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_template_switch_settings` (Update venue template switch settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueTemplateSwitchSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueTemplateSwitchSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_template_aaa_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/templates/venues/{venueId}/aaaSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_template_aaa_settings` (Get venue template AAA settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueTemplateAaaSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueTemplateAaaSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_template_aaa_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/templates/venues/{venueId}/aaaSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_template_aaa_settings` (Update venue template AAA settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueTemplateAaaSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueTemplateAaaSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_template_aaa_server",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/venues/{venueId}/aaaServers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_template_aaa_server` (Create venue template AAA server).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueTemplateAaaServer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueTemplateAaaServer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_template_aaa_servers",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/venues/{venueId}/aaaServers/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_template_aaa_servers` (Query venue template AAA servers).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueTemplateAaaServers<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueTemplateAaaServers<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_template_aaa_server",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/templates/venues/{venueId}/aaaServers/{aaaServerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_template_aaa_server` (Get venue template AAA server).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueTemplateAaaServer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueTemplateAaaServer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_template_aaa_server",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/templates/venues/{venueId}/aaaServers/{aaaServerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_template_aaa_server` (Update venue template AAA server).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueTemplateAaaServer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueTemplateAaaServer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_template_aaa_server",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/templates/venues/{venueId}/aaaServers/{aaaServerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_template_aaa_server` (Delete venue template AAA server).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueTemplateAaaServer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueTemplateAaaServer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static ADD_SWITCH_PROFILE_TO_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_switch_profile_to_venue_template",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/templates/venues/{venueId}/switchProfiles/{switchProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::add_switch_profile_to_venue_template` (Add switch profile to venue template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddSwitchProfileToVenueTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddSwitchProfileToVenueTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_switch_profile_from_venue_template",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/templates/venues/{venueId}/switchProfiles/{switchProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::remove_switch_profile_from_venue_template` (Remove switch profile from venue template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemoveSwitchProfileFromVenueTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_template_switch_profiles",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/templates/switchProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_template_switch_profiles` (List switch profile templates).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListTemplateSwitchProfiles<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListTemplateSwitchProfiles<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_template_switch_profile",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/switchProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_template_switch_profile` (Create switch profile template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateTemplateSwitchProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateTemplateSwitchProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_template_switch_profiles",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/templates/switchProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_template_switch_profiles` (Delete switch profile templates).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteTemplateSwitchProfiles<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteTemplateSwitchProfiles<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_TEMPLATE_DEPENDENCIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_template_dependencies",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/{templateId}/dependencies/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_template_dependencies` (Query template dependencies).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryTemplateDependencies<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryTemplateDependencies<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_TEMPLATE_INSTANCES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_template_instances",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/{templateId}/instances/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_template_instances` (Query template instances).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryTemplateInstances<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryTemplateInstances<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_TEMPLATE_ENFORCEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_template_enforcement_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/templates/{templateId}/enforcementSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_template_enforcement_settings` (Update template enforcement settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateTemplateEnforcementSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateTemplateEnforcementSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static APPLY_TEMPLATE_TO_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "apply_template_to_tenant",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/{templateId}/tenants/{tenantId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::apply_template_to_tenant` (Apply template to tenant).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ApplyTemplateToTenant<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ApplyTemplateToTenant<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_template_tenant_diff_reports",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/templates/{templateId}/tenants/{tenantId}/diffReports",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_template_tenant_diff_reports` (Get template difference report).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetTemplateTenantDiffReports<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetTemplateTenantDiffReports<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static PATCH_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_template_tenant_diff_reports",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/templates/{templateId}/tenants/{tenantId}/diffReports",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::patch_template_tenant_diff_reports` (Sync template differences).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchTemplateTenantDiffReports<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchTemplateTenantDiffReports<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_template",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/venues",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_template` (Create venue template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_template",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/templates/venues/{venueTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_template` (Get venue template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_template",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/templates/venues/{venueTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::update_venue_template` (Update venue template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_template",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/templates/venues/{venueTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::delete_venue_template` (Delete venue template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static CREATE_VENUE_UPLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_upload_url",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/signurls/uploadurls",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::create_venue_upload_url` (Create venue upload URL).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueUploadUrl<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueUploadUrl<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_VENUE_FILE_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_file_url",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/signurls/{fileId}/urls",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::get_venue_file_url` (Get venue file URL).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueFileUrl<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueFileUrl<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_FLOORPLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_floorplans",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/floorplans/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_venue_floorplans` (Query venue floor plans).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueFloorplans<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueFloorplans<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_QOS_STATISTICS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_qos_statistics",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/qosStatistics/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::query_qos_statistics` (Query QoS statistics).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryQosStatistics<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryQosStatistics<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(
+        self,
+    ) -> impl ruckus_one_runtime::Stream<
+        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > + 'a {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_AP_MODELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_ap_models",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/apModels",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_ap_models` (List venue AP models).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueApModels<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueApModels<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_APS_MODELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_aps_models",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/models",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_aps_models` (List models of venue APs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueApsModels<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueApsModels<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_MESH_TOPOLOGIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_mesh_topologies",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/meshTopologies",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_mesh_topologies` (List venue mesh topologies).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueMeshTopologies<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueMeshTopologies<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_VENUE_TOPOLOGIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_venue_topologies",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/topologies",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `NetworkClient::list_venue_topologies` (List venue topologies).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListVenueTopologies<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListVenueTopologies<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Only mesh topologies.
+    ///
+    /// query parameter `meshOnly`; `boolean`.
+    pub fn mesh_only(mut self, mesh_only: bool) -> Self {
+        self.req.query("meshOnly", &mesh_only);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}

@@ -7,8 +7,9 @@
 //! Curated from `../shared/seeds/001_1e37ab8661f222f6.txt`.
 //!
 //! Areas:
-//! - Resident portal: [`portal`], 0 operations
+//! - Resident portal: [`portal`], 16 operations
 pub mod portal;
+pub use self::portal::*;
 /// Hosts and path prefix of the Resident portal API.
 ///
 /// - Prefix: none.

@@ -2,4 +2,882 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! Resident portal.
 //!
+//! The resident portal (version v0): a resident logs in to a unit of a property and reads the portal's look (styles, icon, files, UI configuration), the property and access details, and manages the unit, its users and their devices. Every path has the prefix /residents/properties/{propertyId}. Operations authenticate with the token tied to the unit. Request and response bodies and the fields of resident portal records are not shown by the document; they are kept as raw JSON.
+//!
 //! Spec: `spec/resident_portal/portal.yaml`.
+impl<'a> super::ResidentPortalClient<'a> {
+    /// Log in resident.
+    ///
+    /// Authenticates a resident and authorizes access to the unit.
+    ///
+    /// `POST /residents/properties/{propertyId}/units/logins` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn create_unit_login(&self, property_id: &str) -> CreateUnitLogin<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_UNIT_LOGIN,
+            &[property_id],
+        );
+        CreateUnitLogin { req }
+    }
+    /// Get portal styles.
+    ///
+    /// Reads the styles of the portal pages.
+    ///
+    /// `GET /residents/properties/{propertyId}/styles` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_property_styles(&self, property_id: &str) -> GetPropertyStyles<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_PROPERTY_STYLES,
+            &[property_id],
+        );
+        GetPropertyStyles { req }
+    }
+    /// Get portal icon.
+    ///
+    /// Downloads the portal icon (favicon).
+    ///
+    /// `GET /residents/properties/{propertyId}/files/favicons` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Response 200: `image/*` bytes
+    /// - Media types: Accept `image/*`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_property_favicon(&self, property_id: &str) -> GetPropertyFavicon<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_PROPERTY_FAVICON,
+            &[property_id],
+        );
+        GetPropertyFavicon { req }
+    }
+    /// Get portal access.
+    ///
+    /// Reads the access details of the portal.
+    ///
+    /// `GET /residents/properties/{propertyId}/access` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_property_access(&self, property_id: &str) -> GetPropertyAccess<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_PROPERTY_ACCESS,
+            &[property_id],
+        );
+        GetPropertyAccess { req }
+    }
+    /// Get property.
+    ///
+    /// Reads the details of the property.
+    ///
+    /// `GET /residents/properties/{propertyId}` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_property(&self, property_id: &str) -> GetProperty<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_PROPERTY,
+            &[property_id],
+        );
+        GetProperty { req }
+    }
+    /// Get UI configuration.
+    ///
+    /// Reads the user interface configuration of the portal.
+    ///
+    /// `GET /residents/properties/{propertyId}/uiConfigurations` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_property_ui_configurations(
+        &self,
+        property_id: &str,
+    ) -> GetPropertyUiConfigurations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_PROPERTY_UI_CONFIGURATIONS,
+            &[property_id],
+        );
+        GetPropertyUiConfigurations { req }
+    }
+    /// Download portal file.
+    ///
+    /// Downloads a portal file of the given type.
+    ///
+    /// `GET /residents/properties/{propertyId}/files/{type}` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Path parameter `type`: Type of the portal file to download.
+    /// - Response 200: `*/*` bytes
+    /// - Media types: Accept `*/*`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_property_file(
+        &self,
+        property_id: &str,
+        type_: &str,
+    ) -> GetPropertyFile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_PROPERTY_FILE,
+            &[property_id, type_],
+        );
+        GetPropertyFile { req }
+    }
+    /// Get unit.
+    ///
+    /// Reads the details of the authenticated unit.
+    ///
+    /// `GET /residents/properties/{propertyId}/units` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_unit(&self, property_id: &str) -> GetUnit<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_UNIT,
+            &[property_id],
+        );
+        GetUnit { req }
+    }
+    /// Update unit.
+    ///
+    /// Updates selected settings of the unit, such as its passphrase and contact details.
+    ///
+    /// `PUT /residents/properties/{propertyId}/units` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Selective update; only the settings given are changed.
+    pub fn update_unit(&self, property_id: &str) -> UpdateUnit<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_UNIT,
+            &[property_id],
+        );
+        UpdateUnit { req }
+    }
+    /// List unit devices.
+    ///
+    /// Lists all unit and guest devices of the unit.
+    ///
+    /// `GET /residents/properties/{propertyId}/units/devices` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_unit_devices(&self, property_id: &str) -> ListUnitDevices<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_UNIT_DEVICES,
+            &[property_id],
+        );
+        ListUnitDevices { req }
+    }
+    /// Delete unit device.
+    ///
+    /// Removes a device from the unit.
+    ///
+    /// `DELETE /residents/properties/{propertyId}/units/devices/{deviceId}` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Path parameter `deviceId`: The device, identified by its MAC address.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_unit_device(
+        &self,
+        property_id: &str,
+        device_id: &str,
+    ) -> DeleteUnitDevice<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_UNIT_DEVICE,
+            &[property_id, device_id],
+        );
+        DeleteUnitDevice { req }
+    }
+    /// Get unit user.
+    ///
+    /// Reads the details of a unit user.
+    ///
+    /// `GET /residents/properties/{propertyId}/units/users/{userId}` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Path parameter `userId`: Identifier of the unit user.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn get_unit_user(&self, property_id: &str, user_id: &str) -> GetUnitUser<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_UNIT_USER,
+            &[property_id, user_id],
+        );
+        GetUnitUser { req }
+    }
+    /// Update unit user.
+    ///
+    /// Updates a unit user.
+    ///
+    /// `PUT /residents/properties/{propertyId}/units/users/{userId}` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Path parameter `userId`: Identifier of the unit user.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn update_unit_user(
+        &self,
+        property_id: &str,
+        user_id: &str,
+    ) -> UpdateUnitUser<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_UNIT_USER,
+            &[property_id, user_id],
+        );
+        UpdateUnitUser { req }
+    }
+    /// Query unit users.
+    ///
+    /// Lists the unit users matching a query.
+    ///
+    /// `POST /residents/properties/{propertyId}/units/users/query` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn query_unit_users(&self, property_id: &str) -> QueryUnitUsers<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_UNIT_USERS,
+            &[property_id],
+        );
+        QueryUnitUsers { req }
+    }
+    /// List unit user devices.
+    ///
+    /// Lists the devices of a unit user.
+    ///
+    /// `GET /residents/properties/{propertyId}/units/users/{userId}/devices` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Path parameter `userId`: Identifier of the unit user.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn list_unit_user_devices(
+        &self,
+        property_id: &str,
+        user_id: &str,
+    ) -> ListUnitUserDevices<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_UNIT_USER_DEVICES,
+            &[property_id, user_id],
+        );
+        ListUnitUserDevices { req }
+    }
+    /// Delete unit user device.
+    ///
+    /// Removes a device of a unit user.
+    ///
+    /// `DELETE /residents/properties/{propertyId}/units/users/{userId}/devices/{deviceId}` on the Resident portal API.
+    ///
+    /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Path parameter `userId`: Identifier of the unit user.
+    /// - Path parameter `deviceId`: The device, identified by its MAC address.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/json`
+    /// - Errors: `portal` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: documented.
+    pub fn delete_unit_user_device(
+        &self,
+        property_id: &str,
+        user_id: &str,
+        device_id: &str,
+    ) -> DeleteUnitUserDevice<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_UNIT_USER_DEVICE,
+            &[property_id, user_id, device_id],
+        );
+        DeleteUnitUserDevice { req }
+    }
+}
+static CREATE_UNIT_LOGIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_unit_login",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/residents/properties/{propertyId}/units/logins",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::create_unit_login` (Log in resident).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateUnitLogin<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateUnitLogin<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_PROPERTY_STYLES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_property_styles",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/residents/properties/{propertyId}/styles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::get_property_styles` (Get portal styles).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetPropertyStyles<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetPropertyStyles<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_PROPERTY_FAVICON: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_property_favicon",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/residents/properties/{propertyId}/files/favicons",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "image/*",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::get_property_favicon` (Get portal icon).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetPropertyFavicon<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetPropertyFavicon<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and returns the `200` response body as bytes.
+    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
+        self.req.send_bytes().await
+    }
+}
+static GET_PROPERTY_ACCESS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_property_access",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/residents/properties/{propertyId}/access",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::get_property_access` (Get portal access).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetPropertyAccess<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetPropertyAccess<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_property",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/residents/properties/{propertyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::get_property` (Get property).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetProperty<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetProperty<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_property_ui_configurations",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/residents/properties/{propertyId}/uiConfigurations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::get_property_ui_configurations` (Get UI configuration).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetPropertyUiConfigurations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetPropertyUiConfigurations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_PROPERTY_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_property_file",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/residents/properties/{propertyId}/files/{type}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "*/*",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::get_property_file` (Download portal file).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetPropertyFile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetPropertyFile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and returns the `200` response body as bytes.
+    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
+        self.req.send_bytes().await
+    }
+}
+static GET_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_unit",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/residents/properties/{propertyId}/units",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::get_unit` (Get unit).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetUnit<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetUnit<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_unit",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/residents/properties/{propertyId}/units",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::update_unit` (Update unit).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateUnit<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateUnit<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_UNIT_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_unit_devices",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/residents/properties/{propertyId}/units/devices",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::list_unit_devices` (List unit devices).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListUnitDevices<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListUnitDevices<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_UNIT_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_unit_device",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/residents/properties/{propertyId}/units/devices/{deviceId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::delete_unit_device` (Delete unit device).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteUnitDevice<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteUnitDevice<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_unit_user",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/residents/properties/{propertyId}/units/users/{userId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::get_unit_user` (Get unit user).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetUnitUser<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetUnitUser<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_unit_user",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/residents/properties/{propertyId}/units/users/{userId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::update_unit_user` (Update unit user).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateUnitUser<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateUnitUser<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_UNIT_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_unit_users",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/residents/properties/{propertyId}/units/users/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::query_unit_users` (Query unit users).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryUnitUsers<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryUnitUsers<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static LIST_UNIT_USER_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_unit_user_devices",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/residents/properties/{propertyId}/units/users/{userId}/devices",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::list_unit_user_devices` (List unit user devices).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListUnitUserDevices<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListUnitUserDevices<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_UNIT_USER_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_unit_user_device",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/residents/properties/{propertyId}/units/users/{userId}/devices/{deviceId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Request builder for `ResidentPortalClient::delete_unit_user_device` (Delete unit user device).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteUnitUserDevice<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteUnitUserDevice<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}

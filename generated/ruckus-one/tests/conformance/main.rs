@@ -10,3 +10,15 @@ mod analytics_resource_groups;
 mod analytics_schedules;
 mod analytics_users;
 mod network_activities;
+#[cfg(feature = "experimental")]
+mod network_edge_services;
+mod network_identity;
+mod network_entitlements;
+mod network_tenants;
+mod network_wireless_networks;
+mod network_wireless_policies;
+mod network_wireless_venues;
+mod network_wireless_aps;
+mod network_switches;
+mod network_events_alarms;
+mod resident_portal_portal;
