@@ -49,6 +49,8 @@ pub struct CrateIr {
     pub description: String,
     /// Some operation is experimental: the crate gets an `experimental` feature.
     pub has_experimental: bool,
+    /// Each area is behind a cargo feature (see [`AreaIr::feature`]).
+    pub area_features: bool,
 }
 
 /// A value with its provenance.
@@ -143,6 +145,10 @@ pub struct AreaIr {
     pub types: Vec<TypeIr>,
     /// All operations in spec order, removed ones included (emitters skip those).
     pub operations: Vec<OpIr>,
+    /// Cargo feature of this area (`network-switches`), used when the crate has area features.
+    pub feature: String,
+    /// Other areas of the same API whose types this area uses (their features are required).
+    pub uses: Vec<String>,
 }
 
 #[derive(Debug)]

@@ -26,6 +26,10 @@ pub struct CrateSettings {
     pub name: String,
     pub version: String,
     pub description: String,
+    /// Put each API area behind a cargo feature `<api>-<area>` (all on by default), so users can
+    /// compile only the areas they need.
+    #[serde(default)]
+    pub area_features: bool,
 }
 
 #[derive(Debug, Deserialize)]

@@ -173,6 +173,7 @@ impl Validator {
                 version: top.krate.version.clone(),
                 description: top.krate.description.clone(),
                 has_experimental,
+                area_features: top.krate.area_features,
             },
             auth,
             apis,
@@ -395,7 +396,10 @@ impl Validator {
                 .unwrap_or(&file.path)
                 .to_string_lossy()
                 .replace('\\', "/");
+            let uses = area_uses(&area.area, &types, &operations);
             area_irs.push(AreaIr {
+                feature: format!("{}-{}", api.name, area.area).replace('_', "-"),
+                uses,
                 name: area.area.clone(),
                 title: area.title.clone(),
                 description: area.description.clone(),
@@ -1616,6 +1620,42 @@ const RESERVED_TYPE_NAMES: &[&str] = &[
     "ToString",
     "Vec",
 ];
+
+/// The other areas whose types `area`'s types and operations refer to, sorted.
+fn area_uses(area: &str, types: &[TypeIr], ops: &[OpIr]) -> Vec<String> {
+    fn walk(t: &TypeRef, out: &mut BTreeSet<String>) {
+        match t {
+            TypeRef::Named { area, .. } => {
+                out.insert(area.clone());
+            }
+            TypeRef::Array(inner) | TypeRef::Map(inner) => walk(inner, out),
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    for t in types {
+        match &t.kind {
+            TypeKind::Object(fields, _) => fields.iter().for_each(|f| walk(&f.ty, &mut out)),
+            TypeKind::Alias(a) => walk(a, &mut out),
+            _ => {}
+        }
+    }
+    for o in ops.iter().filter(|o| o.is_generated()) {
+        for p in o.path_params.iter().chain(&o.query).chain(&o.headers) {
+            walk(&p.ty, &mut out);
+        }
+        for t in o
+            .request
+            .iter()
+            .filter_map(|b| b.ty.as_ref())
+            .chain(o.success.ty.as_ref())
+        {
+            walk(t, &mut out);
+        }
+    }
+    out.remove(area);
+    out.into_iter().collect()
+}
 
 fn loc_key(loc: &str) -> &'static str {
     match loc {

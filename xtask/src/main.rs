@@ -4,9 +4,13 @@
 //!   spec has errors; diagnostics name file and line).
 //! - `cargo xtask check`: fail with a unified diff when `generated/` is not what the spec gives.
 //! - `cargo xtask list`: a TSV of every operation in the spec.
+//! - `cargo xtask bench-build [--runs N] [--full]`: cold build times of the client crate per
+//!   feature set (a benchmark that prints figures, not a test).
 //!
 //! `--spec FILE` and `--out DIR` point the commands at another spec or output directory (tests
 //! use them with broken fixture specs); paths are then taken as given.
+
+mod bench;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -62,6 +66,15 @@ fn parse_args(args: &[String]) -> Result<(String, Paths), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("bench-build") {
+        return match bench::run(&workspace_root(), &args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(msg) => {
+                eprintln!("{msg}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let result = parse_args(&args).and_then(|(command, paths)| match command.as_str() {
         "generate" => generate(&paths),
         "check" => check(&paths),
@@ -78,7 +91,7 @@ fn main() -> ExitCode {
 }
 
 fn usage() -> String {
-    "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec".into()
+    "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set".into()
 }
 
 fn workspace_root() -> PathBuf {

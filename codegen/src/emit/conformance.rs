@@ -43,14 +43,20 @@ pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
             }
             let module = format!("{}_{}", api.name, area.name);
             let m = ident(&module);
+            let area_gate = if ir.krate.area_features {
+                let f = &area.feature;
+                quote!(#[cfg(feature = #f)])
+            } else {
+                quote!()
+            };
             // An area of experimental operations only is tested with the feature only.
             if ops
                 .iter()
                 .all(|o| matches!(o.lifecycle, Lifecycle::Experimental { .. }))
             {
-                mods.push(quote!(#[cfg(feature = "experimental")] mod #m;));
+                mods.push(quote!(#area_gate #[cfg(feature = "experimental")] mod #m;));
             } else {
-                mods.push(quote!(mod #m;));
+                mods.push(quote!(#area_gate mod #m;));
             }
             let calls = ops.iter().map(|o| samples.call(o, &area.name));
             let test = ident(&module);
@@ -320,6 +326,9 @@ fn json_string(s: &str) -> String {
 fn support(krate: &proc_macro2::Ident) -> TokenStream {
     quote! {
         //! Helpers of the conformance test.
+        // With some area features off, or a spec without binary or empty answers, some helpers
+        // go unused.
+        #![allow(dead_code)]
         use wiremock::matchers::{body_json, header, header_regex, method, path, query_param};
         use wiremock::{Mock, MockGuard, MockServer, ResponseTemplate};
 
@@ -337,7 +346,6 @@ fn support(krate: &proc_macro2::Ident) -> TokenStream {
         }
 
         /// The answer's body.
-        #[allow(dead_code)] // not every spec has binary or empty answers
         pub enum Answer {
             Json(&'static str),
             Bytes(&'static [u8]),

@@ -21,9 +21,29 @@ pub fn cargo_toml(ir: &Ir) -> String {
     ));
     // Always present, so dependents can name it whether or not the spec has experimental
     // operations today.
-    s.push_str(
-        "[features]\n# Operations the spec marks experimental: they may change without notice.\nexperimental = []\n\n",
-    );
+    s.push_str("[features]\n# Operations the spec marks experimental: they may change without notice.\nexperimental = []\n");
+    if ir.krate.area_features {
+        let all: Vec<String> = ir
+            .apis
+            .iter()
+            .flat_map(|a| &a.areas)
+            .map(|a| format!("\"{}\"", a.feature))
+            .collect();
+        s.push_str("# One feature per API area, all on by default: build only what you use with\n");
+        s.push_str("# `default-features = false, features = [\"network-switches\"]`.\n");
+        s.push_str(&format!("default = [{}]\n", all.join(", ")));
+        for api in &ir.apis {
+            for a in &api.areas {
+                let deps: Vec<String> = a
+                    .uses
+                    .iter()
+                    .map(|u| format!("\"{}-{}\"", api.name, u).replace('_', "-"))
+                    .collect();
+                s.push_str(&format!("{} = [{}]\n", a.feature, deps.join(", ")));
+            }
+        }
+    }
+    s.push('\n');
     s.push_str("[dependencies]\nruckus-one-runtime = { workspace = true }\nserde = { workspace = true }\nserde_json = { workspace = true }\nbytes = { workspace = true }\n");
     s.push_str("\n# The generated conformance test (tests/conformance) calls every operation against a local server.\n[dev-dependencies]\ntokio = { workspace = true, features = [\"macros\", \"rt-multi-thread\"] }\nwiremock = { workspace = true }\n");
     s
@@ -133,7 +153,7 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
 }
 
 /// `<api>/mod.rs`: API docs, settings, the API client struct and the area modules.
-pub fn api_mod(api: &ApiIr) -> TokenStream {
+pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
     let mut lines = vec![
         format!("{}.", prose(&api.title).trim_end_matches('.')),
         String::new(),
@@ -152,14 +172,24 @@ pub fn api_mod(api: &ApiIr) -> TokenStream {
         ));
     }
     let docs = inner_doc(&lines);
+    let area_gate = |a: &AreaIr| {
+        let f = &a.feature;
+        if area_features {
+            quote!(#[cfg(feature = #f)])
+        } else {
+            quote!()
+        }
+    };
     let mods = api.areas.iter().map(|a| {
         let n = ident(&a.name);
-        quote!(pub mod #n;)
+        let gate = area_gate(a);
+        quote!(#gate pub mod #n;)
     });
     // Re-export an area's items only when it has some (an empty glob is an unused import);
     // an area whose only items are experimental operations re-exports behind the feature.
     let uses = api.areas.iter().filter_map(|a| {
         let n = ident(&a.name);
+        let gate = area_gate(a);
         let ops: Vec<_> = a.operations.iter().filter(|o| o.is_generated()).collect();
         if a.types.is_empty() && ops.is_empty() {
             None
@@ -168,9 +198,9 @@ pub fn api_mod(api: &ApiIr) -> TokenStream {
                 .iter()
                 .all(|o| matches!(o.lifecycle, Lifecycle::Experimental { .. }))
         {
-            Some(quote!(#[cfg(feature = "experimental")] pub use self::#n::*;))
+            Some(quote!(#gate #[cfg(feature = "experimental")] pub use self::#n::*;))
         } else {
-            Some(quote!(pub use self::#n::*;))
+            Some(quote!(#gate pub use self::#n::*;))
         }
     });
     let name = &api.name;

@@ -28,7 +28,7 @@ pub fn emit(ir: &Ir) -> Result<BTreeMap<String, String>, Diagnostic> {
     for api in &ir.apis {
         files.insert(
             format!("{krate}/src/{}/mod.rs", api.name),
-            rust(krate::api_mod(api), &api.name)?,
+            rust(krate::api_mod(api, ir.krate.area_features), &api.name)?,
         );
         for area in &api.areas {
             let path = format!("{krate}/src/{}/{}.rs", api.name, area.name);

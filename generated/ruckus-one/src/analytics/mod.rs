@@ -14,19 +14,33 @@
 //! - Report schedules: [`schedules`], 7 operations
 //! - Users: [`users`], 6 operations
 //! - Common types: [`common`], 0 operations
+#[cfg(feature = "analytics-application-tokens")]
 pub mod application_tokens;
+#[cfg(feature = "analytics-licenses")]
 pub mod licenses;
+#[cfg(feature = "analytics-onboarded-systems")]
 pub mod onboarded_systems;
+#[cfg(feature = "analytics-resource-groups")]
 pub mod resource_groups;
+#[cfg(feature = "analytics-schedules")]
 pub mod schedules;
+#[cfg(feature = "analytics-users")]
 pub mod users;
+#[cfg(feature = "analytics-common")]
 pub mod common;
+#[cfg(feature = "analytics-application-tokens")]
 pub use self::application_tokens::*;
+#[cfg(feature = "analytics-licenses")]
 pub use self::licenses::*;
+#[cfg(feature = "analytics-onboarded-systems")]
 pub use self::onboarded_systems::*;
+#[cfg(feature = "analytics-resource-groups")]
 pub use self::resource_groups::*;
+#[cfg(feature = "analytics-schedules")]
 pub use self::schedules::*;
+#[cfg(feature = "analytics-users")]
 pub use self::users::*;
+#[cfg(feature = "analytics-common")]
 pub use self::common::*;
 /// Hosts and path prefix of the Analytics administration API.
 ///

@@ -19,29 +19,53 @@
 //! - wireless aps: [`wireless_aps`], 78 operations
 //! - switches: [`switches`], 196 operations
 //! - events alarms: [`events_alarms`], 9 operations
+#[cfg(feature = "network-common")]
 pub mod common;
+#[cfg(feature = "network-activities")]
 pub mod activities;
+#[cfg(feature = "network-edge-services")]
 pub mod edge_services;
+#[cfg(feature = "network-identity")]
 pub mod identity;
+#[cfg(feature = "network-entitlements")]
 pub mod entitlements;
+#[cfg(feature = "network-tenants")]
 pub mod tenants;
+#[cfg(feature = "network-wireless-networks")]
 pub mod wireless_networks;
+#[cfg(feature = "network-wireless-policies")]
 pub mod wireless_policies;
+#[cfg(feature = "network-wireless-venues")]
 pub mod wireless_venues;
+#[cfg(feature = "network-wireless-aps")]
 pub mod wireless_aps;
+#[cfg(feature = "network-switches")]
 pub mod switches;
+#[cfg(feature = "network-events-alarms")]
 pub mod events_alarms;
+#[cfg(feature = "network-common")]
 pub use self::common::*;
+#[cfg(feature = "network-activities")]
 pub use self::activities::*;
+#[cfg(feature = "network-edge-services")]
 pub use self::edge_services::*;
+#[cfg(feature = "network-identity")]
 pub use self::identity::*;
+#[cfg(feature = "network-entitlements")]
 pub use self::entitlements::*;
+#[cfg(feature = "network-tenants")]
 pub use self::tenants::*;
+#[cfg(feature = "network-wireless-networks")]
 pub use self::wireless_networks::*;
+#[cfg(feature = "network-wireless-policies")]
 pub use self::wireless_policies::*;
+#[cfg(feature = "network-wireless-venues")]
 pub use self::wireless_venues::*;
+#[cfg(feature = "network-wireless-aps")]
 pub use self::wireless_aps::*;
+#[cfg(feature = "network-switches")]
 pub use self::switches::*;
+#[cfg(feature = "network-events-alarms")]
 pub use self::events_alarms::*;
 /// Hosts and path prefix of the Network management API.
 ///

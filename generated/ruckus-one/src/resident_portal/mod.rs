@@ -8,7 +8,9 @@
 //!
 //! Areas:
 //! - Resident portal: [`portal`], 16 operations
+#[cfg(feature = "resident-portal-portal")]
 pub mod portal;
+#[cfg(feature = "resident-portal-portal")]
 pub use self::portal::*;
 /// Hosts and path prefix of the Resident portal API.
 ///

@@ -3,22 +3,40 @@
 //! Conformance test generated from the spec: each operation is called once against a
 //! local HTTP server that checks what is sent and answers a body of the declared shape.
 mod support;
+#[cfg(feature = "analytics-application-tokens")]
 mod analytics_application_tokens;
+#[cfg(feature = "analytics-licenses")]
 mod analytics_licenses;
+#[cfg(feature = "analytics-onboarded-systems")]
 mod analytics_onboarded_systems;
+#[cfg(feature = "analytics-resource-groups")]
 mod analytics_resource_groups;
+#[cfg(feature = "analytics-schedules")]
 mod analytics_schedules;
+#[cfg(feature = "analytics-users")]
 mod analytics_users;
+#[cfg(feature = "network-activities")]
 mod network_activities;
+#[cfg(feature = "network-edge-services")]
 #[cfg(feature = "experimental")]
 mod network_edge_services;
+#[cfg(feature = "network-identity")]
 mod network_identity;
+#[cfg(feature = "network-entitlements")]
 mod network_entitlements;
+#[cfg(feature = "network-tenants")]
 mod network_tenants;
+#[cfg(feature = "network-wireless-networks")]
 mod network_wireless_networks;
+#[cfg(feature = "network-wireless-policies")]
 mod network_wireless_policies;
+#[cfg(feature = "network-wireless-venues")]
 mod network_wireless_venues;
+#[cfg(feature = "network-wireless-aps")]
 mod network_wireless_aps;
+#[cfg(feature = "network-switches")]
 mod network_switches;
+#[cfg(feature = "network-events-alarms")]
 mod network_events_alarms;
+#[cfg(feature = "resident-portal-portal")]
 mod resident_portal_portal;

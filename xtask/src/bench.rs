@@ -1,0 +1,123 @@
+//! `cargo xtask bench-build`: cold build times of the generated client crate, per feature set.
+//!
+//! Dependencies are built once in a separate target directory; then, for each configuration,
+//! only the client crate's artifacts are removed and its build is timed (median of `--runs`).
+//! `--full` also times a build from an empty target directory (dependencies included).
+//! It prints figures; it asserts nothing (targets are checked by people, not by timed tests).
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const CRATE: &str = "ruckus-one";
+
+/// Feature sets measured: (label, cargo arguments).
+fn configurations() -> Vec<(&'static str, Vec<&'static str>)> {
+    vec![
+        ("default (every area)", vec![]),
+        (
+            "every area + experimental",
+            vec!["--features", "experimental"],
+        ),
+        ("no area (client skeleton)", vec!["--no-default-features"]),
+        (
+            "one area: network-switches (largest)",
+            vec!["--no-default-features", "--features", "network-switches"],
+        ),
+        (
+            "one area: network-wireless-aps",
+            vec![
+                "--no-default-features",
+                "--features",
+                "network-wireless-aps",
+            ],
+        ),
+        (
+            "one area: analytics-users",
+            vec!["--no-default-features", "--features", "analytics-users"],
+        ),
+        (
+            "one area: network-events-alarms",
+            vec![
+                "--no-default-features",
+                "--features",
+                "network-events-alarms",
+            ],
+        ),
+    ]
+}
+
+pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
+    let full = args.iter().any(|a| a == "--full");
+    let runs = match args.iter().position(|a| a == "--runs") {
+        Some(i) => args
+            .get(i + 1)
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|n| *n > 0)
+            .ok_or("--runs takes a positive number")?,
+        None => 1,
+    };
+    let target = root.join("target/bench-build");
+    println!(
+        "cold build of `{CRATE}` (dev profile), median of {runs} run(s), target {}",
+        target.display()
+    );
+    if full {
+        let _ = std::fs::remove_dir_all(&target);
+        let t = cargo(root, &target, &["build", "-p", CRATE])?;
+        println!(
+            "{:<42} {:>8.1} s",
+            "from an empty target dir (dependencies too)",
+            t.as_secs_f64()
+        );
+    } else {
+        cargo(root, &target, &["build", "-p", CRATE])?; // dependencies, untimed
+    }
+    println!("{:<42} {:>10}", "configuration", "seconds");
+    for (label, extra) in configurations() {
+        let mut times = Vec::new();
+        for _ in 0..runs {
+            cargo(root, &target, &["clean", "-p", CRATE])?;
+            let mut build = vec!["build", "-p", CRATE];
+            build.extend(&extra);
+            times.push(cargo(root, &target, &build)?);
+        }
+        times.sort();
+        println!("{label:<42} {:>10.1}", times[times.len() / 2].as_secs_f64());
+    }
+    let lines = count_lines(&root.join("generated").join(CRATE).join("src"));
+    println!("generated Rust under generated/{CRATE}/src: {lines} lines");
+    Ok(())
+}
+
+fn cargo(root: &Path, target: &Path, args: &[&str]) -> Result<Duration, String> {
+    let started = Instant::now();
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(args)
+        .arg("--quiet")
+        .env("CARGO_TARGET_DIR", target)
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!("`cargo {}` failed", args.join(" ")));
+    }
+    Ok(started.elapsed())
+}
+
+fn count_lines(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| e.path())
+        .map(|p| {
+            if p.is_dir() {
+                count_lines(&p)
+            } else {
+                std::fs::read_to_string(&p).map_or(0, |t| t.lines().count())
+            }
+        })
+        .sum()
+}
