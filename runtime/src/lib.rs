@@ -52,7 +52,7 @@ pub use multipart::Multipart;
 pub use operation::{
     Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Method, Operation,
 };
-pub use request::{PageStyle, Paging, Request};
+pub use request::{PageStyle, Pages, Paging, Request};
 pub use response::RawResponse;
 pub use retry::RetryPolicy;
 pub use secret::Secret;

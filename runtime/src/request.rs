@@ -50,6 +50,10 @@ enum Body {
     Binary(Bytes),
 }
 
+/// The pages of a paged operation, as returned by [`Request::pages`]: a boxed stream, so it is
+/// `Unpin` and `Send` (`while let Some(page) = pages.next().await` works as is).
+pub type Pages<'a, T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send + 'a>>;
+
 /// How a paged operation selects its pages (generated code passes one per paged operation).
 #[derive(Debug, Clone, Copy)]
 pub struct Paging {
@@ -279,10 +283,7 @@ impl<'a> Request<'a> {
     /// as `paging.style` says. The stream ends after an empty page, a page with fewer items than
     /// the page size (the response's `paging.pageSize` or `pageSize`, else the request's), a
     /// page identical to the previous one, or an error (yielded last).
-    pub fn pages<T: DeserializeOwned + 'a>(
-        self,
-        paging: Paging,
-    ) -> impl Stream<Item = Result<T, Error>> + 'a {
+    pub fn pages<T: DeserializeOwned + Send + 'a>(self, paging: Paging) -> Pages<'a, T> {
         let request_size = self.page_size();
         let stream = crate::paging::pages(paging.first_page, move |number| {
             let request = self.clone().with_page(paging.style, number);
@@ -291,7 +292,9 @@ impl<'a> Request<'a> {
                 JsonPage::parse(raw, paging.items, request_size)
             }
         });
-        futures_util::StreamExt::map(stream, |page| page.map(|p: JsonPage<T>| p.value))
+        Box::pin(futures_util::StreamExt::map(stream, |page| {
+            page.map(|p: JsonPage<T>| p.value)
+        }))
     }
 
     fn with_page(mut self, style: PageStyle, number: u32) -> Self {

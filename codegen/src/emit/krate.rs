@@ -112,7 +112,7 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
         #docs
         #![warn(missing_docs)]
         pub use ruckus_one_runtime as runtime;
-        pub use ruckus_one_runtime::{Config, Credentials, Error, Region, RetryPolicy, Secret};
+        pub use ruckus_one_runtime::{Config, Credentials, Error, Multipart, Region, RetryPolicy, Secret, WaitOptions};
 
         #(#mods)*
 

@@ -171,7 +171,7 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
             ]);
             quote! {
                 #d
-                pub fn pages(self) -> impl ruckus_one_runtime::Stream<Item = Result<#out_ty, ruckus_one_runtime::Error>> + 'a {
+                pub fn pages(self) -> ruckus_one_runtime::Pages<'a, #out_ty> {
                     self.req.pages(ruckus_one_runtime::Paging {
                         style: ruckus_one_runtime::PageStyle::#style,
                         items: #items,

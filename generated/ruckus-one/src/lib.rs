@@ -14,7 +14,9 @@
 //! Cargo feature `experimental`: operations the spec marks experimental.
 #![warn(missing_docs)]
 pub use ruckus_one_runtime as runtime;
-pub use ruckus_one_runtime::{Config, Credentials, Error, Region, RetryPolicy, Secret};
+pub use ruckus_one_runtime::{
+    Config, Credentials, Error, Multipart, Region, RetryPolicy, Secret, WaitOptions,
+};
 pub mod analytics;
 pub mod network;
 pub mod resident_portal;

@@ -319,11 +319,7 @@ impl<'a> QueryActivities<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,

@@ -725,11 +725,7 @@ impl<'a> QueryTenantEntitlementAssignments<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -814,11 +810,7 @@ impl<'a> QuerySelfEntitlementAssignments<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -934,11 +926,7 @@ impl<'a> QueryEntitlements<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -1008,11 +996,7 @@ impl<'a> QueryEntitlementUtilizations<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -1061,11 +1045,7 @@ impl<'a> QueryMileageReports<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -1114,11 +1094,7 @@ impl<'a> QueryCompliances<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -1167,11 +1143,7 @@ impl<'a> QueryBanners<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -1220,11 +1192,7 @@ impl<'a> QueryAvailabilityReports<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -1273,11 +1241,7 @@ impl<'a> QueryAttentionNotes<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,

@@ -224,11 +224,7 @@ impl<'a> QueryHistoricalClients<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -277,11 +273,7 @@ impl<'a> QueryEvents<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -330,11 +322,7 @@ impl<'a> QueryEventMetas<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -383,11 +371,7 @@ impl<'a> QueryEventDetails<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -503,11 +487,7 @@ impl<'a> QueryAlarms<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -556,11 +536,7 @@ impl<'a> QueryAlarmMetas<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,

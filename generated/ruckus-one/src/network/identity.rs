@@ -4236,11 +4236,7 @@ impl<'a> QueryMacRegistrationPools<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -4391,11 +4387,7 @@ impl<'a> QueryMacRegistrations<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -4929,11 +4921,7 @@ impl<'a> QueryCertificateTemplateIdentityCertificates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -4982,11 +4970,7 @@ impl<'a> QueryCertificateTemplateCertificates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -5035,11 +5019,7 @@ impl<'a> QueryCertificates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,

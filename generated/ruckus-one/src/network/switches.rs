@@ -6821,11 +6821,7 @@ impl<'a> QueryVenueSwitchVlans<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -6874,11 +6870,7 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -6927,11 +6919,7 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -6980,11 +6968,7 @@ impl<'a> QueryVenueSwitchAcls<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -7033,11 +7017,7 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -7251,11 +7231,7 @@ impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -7634,11 +7610,7 @@ impl<'a> QueryVenueSwitchMembers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -7687,11 +7659,7 @@ impl<'a> QueryVenueSwitchPorts<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<SwitchPortQueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchPortQueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -7738,11 +7706,7 @@ impl<'a> QueryVenueSwitchClients<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<SwitchClientQueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchClientQueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -7863,11 +7827,7 @@ impl<'a> QueryVenueVlans<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -7916,11 +7876,7 @@ impl<'a> QueryVenueTaggedVlans<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -7969,11 +7925,7 @@ impl<'a> QueryVenueUntaggedVlans<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -8022,11 +7974,7 @@ impl<'a> QueryVenueVePorts<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -8075,11 +8023,7 @@ impl<'a> QueryVenueAaaServers<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -8620,11 +8564,7 @@ impl<'a> QuerySwitchFirmwareSchedules<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -8673,11 +8613,7 @@ impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -8726,11 +8662,7 @@ impl<'a> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -9898,11 +9830,7 @@ impl<'a> QueryWebAuthPageTemplates<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -11333,11 +11261,7 @@ impl<'a> QuerySwitchVlansLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -11386,11 +11310,7 @@ impl<'a> QuerySwitchVePortsLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -11439,11 +11359,7 @@ impl<'a> QuerySwitchDhcpServersLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -11492,11 +11408,7 @@ impl<'a> QuerySwitchAclsLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -11545,11 +11457,7 @@ impl<'a> QuerySwitchConfigBackupsLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -11763,11 +11671,7 @@ impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -12244,11 +12148,7 @@ impl<'a> QuerySwitchPortsLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<SwitchPortQueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchPortQueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
@@ -12295,11 +12195,7 @@ impl<'a> QuerySwitchClientsLegacy<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(
-        self,
-    ) -> impl ruckus_one_runtime::Stream<
-        Item = Result<SwitchClientQueryResult, ruckus_one_runtime::Error>,
-    > + 'a {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchClientQueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
