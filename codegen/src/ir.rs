@@ -339,7 +339,7 @@ impl Lifecycle {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ParamIr {
     pub wire: String,
     pub rust: String,

@@ -1088,7 +1088,7 @@ impl Validator {
         let declared_path = params.remove("path").unwrap_or_default();
         for ph in &placeholders {
             match declared_path.iter().position(|p| &p.wire == ph) {
-                Some(i) => path_params.push(clone_param(&declared_path[i])),
+                Some(i) => path_params.push(declared_path[i].clone()),
                 None => {
                     self.err(
                         &at.with(&["path:"]),
@@ -1662,18 +1662,6 @@ fn loc_key(loc: &str) -> &'static str {
         "path" => "path",
         "query" => "query",
         _ => "header",
-    }
-}
-
-fn clone_param(p: &ParamIr) -> ParamIr {
-    ParamIr {
-        wire: p.wire.clone(),
-        rust: p.rust.clone(),
-        ty: p.ty.clone(),
-        required: p.required,
-        description: p.description.clone(),
-        provenance: p.provenance.clone(),
-        constraints: p.constraints.clone(),
     }
 }
 

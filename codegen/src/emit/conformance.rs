@@ -58,7 +58,7 @@ pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
             } else {
                 mods.push(quote!(#area_gate mod #m;));
             }
-            let calls = ops.iter().map(|o| samples.call(o, &area.name));
+            let calls = ops.iter().map(|o| samples.call(o));
             let test = ident(&module);
             let doc = format!(" Every operation of `{}::{}` once.", api.name, area.name);
             out.push((
@@ -98,7 +98,7 @@ struct Samples<'a> {
 
 impl Samples<'_> {
     /// One operation's mock and call.
-    fn call(&self, op: &OpIr, area: &str) -> TokenStream {
+    fn call(&self, op: &OpIr) -> TokenStream {
         let version = &op.versions[0];
         let mut path = self.api.prefix.value.clone();
         let mut rest = op.path.as_str();
@@ -182,7 +182,6 @@ impl Samples<'_> {
             Lifecycle::Deprecated { .. } => quote!(#[allow(deprecated)]),
             _ => quote!(),
         };
-        let _ = area;
         quote! {
             #gate
             #allow

@@ -47,6 +47,14 @@ fn body_arg(op: &OpIr, area: &str) -> Option<(TokenStream, TokenStream)> {
     })
 }
 
+/// Query then header parameters, each with the runtime method that sends it.
+fn query_and_header_params(op: &OpIr) -> impl Iterator<Item = (&ParamIr, &'static str)> {
+    op.query
+        .iter()
+        .map(|p| (p, "query"))
+        .chain(op.headers.iter().map(|p| (p, "header")))
+}
+
 /// Static descriptor, version enum, builder struct and its impl.
 pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
     let gate = gate(op);
@@ -66,26 +74,15 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
     });
 
     let mut setters = Vec::new();
-    for (p, call) in op
-        .query
-        .iter()
-        .map(|p| (p, quote!(query)))
-        .chain(op.headers.iter().map(|p| (p, quote!(header))))
-    {
+    for (p, location) in query_and_header_params(op) {
+        let call = ident(location);
         if p.required {
             continue;
         }
         let n = ident(&p.rust);
         let wire = &p.wire;
         let ty = param_type(p, area);
-        let d = doc(&param_doc(
-            p,
-            if call.to_string() == "query" {
-                "query"
-            } else {
-                "header"
-            },
-        ));
+        let d = doc(&param_doc(p, location));
         setters.push(quote! {
             #d
             pub fn #n(mut self, #n: #ty) -> Self {
@@ -303,12 +300,8 @@ pub fn emit_method(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
         let n = ident(&p.rust);
         args.push(quote!(#n: &str));
     }
-    for (p, call) in op
-        .query
-        .iter()
-        .map(|p| (p, quote!(query)))
-        .chain(op.headers.iter().map(|p| (p, quote!(header))))
-    {
+    for (p, location) in query_and_header_params(op) {
+        let call = ident(location);
         if !p.required {
             continue;
         }

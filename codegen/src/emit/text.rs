@@ -15,26 +15,26 @@ pub fn ident(s: &str) -> Ident {
 
 /// `#[doc = " line"]` attributes, one per line, so prettyplease prints `///` lines.
 pub fn doc(lines: &[String]) -> TokenStream {
-    let attrs = lines.iter().map(|l| {
-        let text = if l.is_empty() {
-            String::new()
-        } else {
-            format!(" {l}")
-        };
-        quote!(#[doc = #text])
-    });
-    quote!(#(#attrs)*)
+    doc_attrs(lines, false)
 }
 
 /// Inner `//!` doc attributes.
 pub fn inner_doc(lines: &[String]) -> TokenStream {
+    doc_attrs(lines, true)
+}
+
+fn doc_attrs(lines: &[String], inner: bool) -> TokenStream {
     let attrs = lines.iter().map(|l| {
         let text = if l.is_empty() {
             String::new()
         } else {
             format!(" {l}")
         };
-        quote!(#![doc = #text])
+        if inner {
+            quote!(#![doc = #text])
+        } else {
+            quote!(#[doc = #text])
+        }
     });
     quote!(#(#attrs)*)
 }
