@@ -1,7 +1,11 @@
 //! The validated, resolved model the emitters read. Emitters never see raw YAML.
 //!
 //! Every name here is already a valid, unique Rust identifier; every type reference resolves;
-//! every order is the spec's order.
+//! every order is the spec's order. Closed sets are the enums of [`crate::closed`].
+
+pub use crate::closed::{
+    AuthKind, BodyKind, FamilyKind, Method, PageStyle, ParamLocation, ResponseKind,
+};
 
 /// Where a fact comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,8 +59,8 @@ pub struct CrateIr {
 
 /// A value with its provenance.
 #[derive(Debug, Clone)]
-pub struct Valued {
-    pub value: String,
+pub struct Valued<T = String> {
+    pub value: T,
     pub provenance: Provenance,
 }
 
@@ -80,8 +84,8 @@ pub struct ApiIr {
     pub prefix: Valued,
     pub hosts: HostsIr,
     pub media_vendor: Valued,
-    /// `ClientCredentials` or `UnitToken` (the runtime's `ApiAuth` variant), with provenance.
-    pub auth: Valued,
+    /// How the API's operations authenticate, with provenance.
+    pub auth: Valued<AuthKind>,
     pub status_codes: Vec<(u16, String, Provenance)>,
     /// The operation `wait_for_activity` polls.
     pub activity_operation: Option<String>,
@@ -95,34 +99,6 @@ pub struct HostsIr {
     pub europe: String,
     pub north_america: String,
     pub provenance: Provenance,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FamilyKind {
-    ErrorsArray,
-    ErrorObject,
-    StatusMessage,
-}
-
-impl FamilyKind {
-    /// Parses the spec's `kind`.
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "errors_array" => Some(FamilyKind::ErrorsArray),
-            "error_object" => Some(FamilyKind::ErrorObject),
-            "status_message" => Some(FamilyKind::StatusMessage),
-            _ => None,
-        }
-    }
-
-    /// The runtime's `ErrorFamily` variant.
-    pub fn variant(self) -> &'static str {
-        match self {
-            FamilyKind::ErrorsArray => "ErrorsArray",
-            FamilyKind::ErrorObject => "ErrorObject",
-            FamilyKind::StatusMessage => "StatusMessage",
-        }
-    }
 }
 
 #[derive(Debug)]
@@ -242,49 +218,6 @@ impl TypeRef {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
-    Get,
-    Post,
-    Put,
-    Patch,
-    Delete,
-}
-
-impl Method {
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "GET" => Some(Method::Get),
-            "POST" => Some(Method::Post),
-            "PUT" => Some(Method::Put),
-            "PATCH" => Some(Method::Patch),
-            "DELETE" => Some(Method::Delete),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Method::Get => "GET",
-            Method::Post => "POST",
-            Method::Put => "PUT",
-            Method::Patch => "PATCH",
-            Method::Delete => "DELETE",
-        }
-    }
-
-    /// The runtime's `Method` variant.
-    pub fn variant(self) -> &'static str {
-        match self {
-            Method::Get => "Get",
-            Method::Post => "Post",
-            Method::Put => "Put",
-            Method::Patch => "Patch",
-            Method::Delete => "Delete",
-        }
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Lifecycle {
     Stable,
@@ -343,30 +276,12 @@ impl Lifecycle {
 pub struct ParamIr {
     pub wire: String,
     pub rust: String,
+    pub location: ParamLocation,
     pub ty: TypeRef,
     pub required: bool,
     pub description: Option<String>,
     pub provenance: Provenance,
     pub constraints: Vec<(String, String)>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BodyKind {
-    Json,
-    Form,
-    Multipart,
-    Binary,
-}
-
-impl BodyKind {
-    pub fn label(self) -> &'static str {
-        match self {
-            BodyKind::Json => "json",
-            BodyKind::Form => "form",
-            BodyKind::Multipart => "multipart",
-            BodyKind::Binary => "binary",
-        }
-    }
 }
 
 #[derive(Debug)]
@@ -376,13 +291,6 @@ pub struct BodyIr {
     pub required: bool,
     pub parts: Vec<(String, Option<String>)>,
     pub description: Option<String>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResponseKind {
-    Json,
-    Binary,
-    Empty,
 }
 
 #[derive(Debug, Clone)]
@@ -408,7 +316,7 @@ pub struct VersionIr {
 
 #[derive(Debug)]
 pub struct PaginationIr {
-    pub style: String,
+    pub style: PageStyle,
     pub items: String,
     pub first_page: u32,
     pub provenance: Provenance,

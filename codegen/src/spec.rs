@@ -3,6 +3,9 @@
 //! `spec/README.md` documents every construct with an example. Everything here is
 //! `deny_unknown_fields` so that a typo is a diagnostic instead of a silently ignored key.
 
+pub use crate::closed::{
+    AuthKind, BodyKind, FamilyKind, LifecycleStatus, Method, PageStyle, ParamLocation, ResponseKind,
+};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -78,7 +81,7 @@ pub struct Api {
     /// of the shared token service) or `unit_token` (a token the caller supplies, e.g. the
     /// resident portal's unit token).
     #[serde(default)]
-    pub auth: Option<Setting>,
+    pub auth: Option<AuthSetting>,
     /// Id of the `GET .../activities/{requestId}` operation: the generated client then offers
     /// `wait_for_activity`, which polls it until an asynchronous request finishes.
     #[serde(default)]
@@ -88,6 +91,15 @@ pub struct Api {
     pub status_codes: Vec<StatusCode>,
     /// Area files, read from `<api name>/<area>.yaml` beside the top-level file.
     pub areas: Vec<String>,
+}
+
+/// How an API authenticates, with its provenance.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthSetting {
+    pub value: AuthKind,
+    #[serde(default)]
+    pub provenance: Option<String>,
 }
 
 /// One row of an API's status-code table.
@@ -124,8 +136,8 @@ pub struct Hosts {
 #[serde(deny_unknown_fields)]
 pub struct ErrorFamily {
     pub name: String,
-    /// How the runtime decodes it: `errors_array`, `error_object` or `status_message`.
-    pub kind: String,
+    /// How the runtime decodes it.
+    pub kind: FamilyKind,
     pub description: String,
     /// Named type describing the body (for the docs), optional.
     #[serde(default)]
@@ -310,7 +322,7 @@ pub struct Operation {
     pub name: String,
     #[serde(default)]
     pub description: Option<String>,
-    pub method: String,
+    pub method: Method,
     pub path: String,
     /// Provenance of the operation's method and path (the least certain facts).
     #[serde(default)]
@@ -365,8 +377,7 @@ pub struct SplitMediaType {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lifecycle {
-    /// `stable`, `deprecated`, `experimental` or `removed`.
-    pub status: String,
+    pub status: LifecycleStatus,
     #[serde(default)]
     pub note: Option<String>,
     /// `YYYY-MM-DD`, for deprecated or removed operations.
@@ -379,9 +390,12 @@ pub struct Lifecycle {
 pub struct Parameter {
     /// Wire name.
     pub name: String,
-    /// `path`, `query` or `header`.
     #[serde(rename = "in")]
-    pub location: String,
+    pub location: ParamLocation,
+    /// Rust name of the argument or builder method, when the wire name's own would clash with
+    /// a name the request builder reserves (see `emit::ops::RESERVED_BUILDER_METHODS`).
+    #[serde(default)]
+    pub rust_name: Option<String>,
     #[serde(rename = "type", default = "default_param_type")]
     pub ty: TypeExpr,
     #[serde(default)]
@@ -401,9 +415,9 @@ fn default_param_type() -> TypeExpr {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RequestBody {
-    /// `json` (default), `form`, `multipart` or `binary`.
+    /// Default `json`.
     #[serde(default)]
-    pub kind: Option<String>,
+    pub kind: Option<BodyKind>,
     /// Body type for `json` and `form`.
     #[serde(rename = "type", default)]
     pub ty: Option<TypeExpr>,
@@ -435,9 +449,9 @@ pub struct Part {
 #[serde(deny_unknown_fields)]
 pub struct Response {
     pub status: u16,
-    /// `json` (default when a type is given), `binary` or `empty` (default without a type).
+    /// Default `json` when a type is given, `empty` without one.
     #[serde(default)]
-    pub kind: Option<String>,
+    pub kind: Option<ResponseKind>,
     #[serde(rename = "type", default)]
     pub ty: Option<TypeExpr>,
     /// Exact media type when it is not the kind's default and not versioned.
@@ -453,9 +467,7 @@ pub struct Response {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Pagination {
-    /// `query_body` (POST .../query, pages from 1), `paging_envelope` (`{paging, content|data}`),
-    /// or `page_params` (`page`/`pageSize` query parameters).
-    pub style: String,
+    pub style: PageStyle,
     /// Field of the response holding the items.
     pub items: String,
     /// Number of the first page (default 1).

@@ -6,6 +6,7 @@
 //! Sample values come from the IR: required fields only, so the JSON the server answers is
 //! exactly what the decoded value serializes back to.
 
+use super::gates;
 use super::text::ident;
 use crate::ir::{ApiIr, BodyKind, Ir, Lifecycle, OpIr, ResponseKind, TypeIr, TypeKind, TypeRef};
 use proc_macro2::TokenStream;
@@ -43,18 +44,11 @@ pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
             }
             let module = format!("{}_{}", api.name, area.name);
             let m = ident(&module);
-            let area_gate = if ir.krate.area_features {
-                let f = &area.feature;
-                quote!(#[cfg(feature = #f)])
-            } else {
-                quote!()
-            };
+            let area_gate = gates::area(area, ir.krate.area_features);
             // An area of experimental operations only is tested with the feature only.
-            if ops
-                .iter()
-                .all(|o| matches!(o.lifecycle, Lifecycle::Experimental { .. }))
-            {
-                mods.push(quote!(#area_gate #[cfg(feature = "experimental")] mod #m;));
+            if gates::all_experimental(ops.iter().copied()) {
+                let experimental = gates::experimental();
+                mods.push(quote!(#area_gate #experimental mod #m;));
             } else {
                 mods.push(quote!(#area_gate mod #m;));
             }
@@ -174,10 +168,7 @@ impl Samples<'_> {
             ),
             _ => (quote!(Answer::Empty), quote!(let () = out;)),
         };
-        let gate = match op.lifecycle {
-            Lifecycle::Experimental { .. } => quote!(#[cfg(feature = "experimental")]),
-            _ => quote!(),
-        };
+        let gate = gates::operation(op);
         let allow = match op.lifecycle {
             Lifecycle::Deprecated { .. } => quote!(#[allow(deprecated)]),
             _ => quote!(),

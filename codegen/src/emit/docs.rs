@@ -2,7 +2,9 @@
 //! (method, path, lifecycle, provenance, media types) and each type's fields.
 
 use super::text::{PREAMBLE, prose, type_doc};
-use crate::ir::{ApiIr, AreaIr, FieldIr, Ir, OpIr, Provenance, ResponseKind, TypeIr, TypeKind};
+use crate::ir::{
+    ApiIr, AreaIr, AuthKind, FieldIr, Ir, OpIr, Provenance, ResponseKind, TypeIr, TypeKind,
+};
 use std::fmt::Write;
 
 /// `(path relative to generated/, text)` for every docs page.
@@ -77,11 +79,13 @@ fn index(ir: &Ir) -> String {
             api.hosts.asia, api.hosts.europe, api.hosts.north_america
         );
         let _ = writeln!(s, "| Hosts | {hosts} | {} |", prov(&api.hosts.provenance));
-        let auth = match api.auth.value.as_str() {
-            "UnitToken" => {
+        let auth = match api.auth.value {
+            AuthKind::UnitToken => {
                 "caller-supplied token (`Config::unit_token`) as `Authorization: Bearer`"
             }
-            _ => "OAuth 2.0 client credentials token as `Authorization: Bearer`",
+            AuthKind::ClientCredentials => {
+                "OAuth 2.0 client credentials token as `Authorization: Bearer`"
+            }
         };
         let _ = writeln!(
             s,
@@ -218,7 +222,7 @@ fn operation(s: &mut String, o: &OpIr) {
         let _ = writeln!(
             s,
             "- Pagination: `{}`, items in `{}` ({})",
-            p.style,
+            p.style.as_str(),
             p.items,
             prov(&p.provenance)
         );
@@ -226,9 +230,9 @@ fn operation(s: &mut String, o: &OpIr) {
     let params: Vec<_> = o
         .path_params
         .iter()
-        .map(|p| ("path", p))
-        .chain(o.query.iter().map(|p| ("query", p)))
-        .chain(o.headers.iter().map(|p| ("header", p)))
+        .chain(&o.query)
+        .chain(&o.headers)
+        .map(|p| (p.location.as_str(), p))
         .collect();
     if !params.is_empty() {
         s.push_str("\n| Parameter | In | Type | Required | Description |\n|---|---|---|---|---|\n");
@@ -272,7 +276,7 @@ fn operation(s: &mut String, o: &OpIr) {
         let _ = writeln!(
             s,
             "\nRequest body ({}, {}): {what}",
-            b.kind.label(),
+            b.kind.as_str(),
             if b.required { "required" } else { "optional" }
         );
     }

@@ -3,12 +3,19 @@
 //! Generated code uses no `crate::` paths, only `super::`, so a fixture's output can be
 //! compiled as a module of a test crate.
 
-use super::ops;
 use super::text::{doc, ident, inner_doc, prose, provenance_line};
 use super::types::emit_type;
-use crate::ir::{ApiIr, AreaIr, Ir, Lifecycle};
+use super::{gates, ops};
+use crate::ir::{ApiIr, AreaIr, Ir};
 use proc_macro2::TokenStream;
 use quote::quote;
+
+/// API names the generated crate root already uses: the `runtime` re-export and the methods
+/// of `Client` (an API's accessor method is named after the API).
+pub const RESERVED_API_NAMES: &[&str] = &["runtime", "new", "with_tenant"];
+
+/// Methods every API client has besides its operations (an operation's method is its id).
+pub const RESERVED_CLIENT_METHODS: &[&str] = &["new", "runtime", "wait_for_activity"];
 
 /// `Cargo.toml` of the client crate.
 pub fn cargo_toml(ir: &Ir) -> String {
@@ -172,33 +179,22 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
         ));
     }
     let docs = inner_doc(&lines);
-    let area_gate = |a: &AreaIr| {
-        let f = &a.feature;
-        if area_features {
-            quote!(#[cfg(feature = #f)])
-        } else {
-            quote!()
-        }
-    };
     let mods = api.areas.iter().map(|a| {
         let n = ident(&a.name);
-        let gate = area_gate(a);
+        let gate = gates::area(a, area_features);
         quote!(#gate pub mod #n;)
     });
     // Re-export an area's items only when it has some (an empty glob is an unused import);
     // an area whose only items are experimental operations re-exports behind the feature.
     let uses = api.areas.iter().filter_map(|a| {
         let n = ident(&a.name);
-        let gate = area_gate(a);
-        let ops: Vec<_> = a.operations.iter().filter(|o| o.is_generated()).collect();
-        if a.types.is_empty() && ops.is_empty() {
+        let gate = gates::area(a, area_features);
+        let mut ops = a.operations.iter().filter(|o| o.is_generated()).peekable();
+        if a.types.is_empty() && ops.peek().is_none() {
             None
-        } else if a.types.is_empty()
-            && ops
-                .iter()
-                .all(|o| matches!(o.lifecycle, Lifecycle::Experimental { .. }))
-        {
-            Some(quote!(#gate #[cfg(feature = "experimental")] pub use self::#n::*;))
+        } else if a.types.is_empty() && gates::all_experimental(ops) {
+            let experimental = gates::experimental();
+            Some(quote!(#gate #experimental pub use self::#n::*;))
         } else {
             Some(quote!(#gate pub use self::#n::*;))
         }
@@ -223,11 +219,11 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
         ),
         format!(
             "- Authentication: `{}`; {}",
-            api.auth.value,
+            api.auth.value.variant(),
             provenance_line(&api.auth.provenance)
         ),
     ]);
-    let auth = ident(&api.auth.value);
+    let auth = ident(api.auth.value.variant());
     let client = ident(&api.client);
     let client_doc = doc(&[
         format!(

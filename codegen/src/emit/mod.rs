@@ -2,12 +2,23 @@
 
 mod conformance;
 mod docs;
+mod gates;
 mod krate;
 mod ops;
 mod text;
 mod types;
 
 pub use text::PREAMBLE;
+
+/// Names generated code already uses, each defined beside the emitter that creates it; the
+/// validator asks here so a spec cannot take one of them.
+pub(crate) mod reserved {
+    pub use super::krate::{
+        RESERVED_API_NAMES as API_NAMES, RESERVED_CLIENT_METHODS as CLIENT_METHODS,
+    };
+    pub use super::ops::RESERVED_BUILDER_METHODS as BUILDER_METHODS;
+    pub use super::types::RESERVED_TYPE_NAMES as TYPE_NAMES;
+}
 
 use crate::diag::Diagnostic;
 use crate::ir::Ir;

@@ -1,18 +1,17 @@
 //! Operations: a static descriptor, a request builder with setters for optional parameters,
 //! and a thin method on the API client. All behaviour lives in the runtime.
 
+use super::gates;
 use super::text::{doc, ident, prose, provenance_line, rust_type, type_doc};
-use crate::ir::{ApiIr, BodyKind, Lifecycle, OpIr, ParamIr, ResponseKind, TypeRef};
+use crate::ir::{
+    ApiIr, BodyKind, Lifecycle, OpIr, PageStyle, ParamIr, ParamLocation, ResponseKind, TypeRef,
+};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// `#[cfg(feature = "experimental")]` for experimental operations.
-fn gate(op: &OpIr) -> TokenStream {
-    match op.lifecycle {
-        Lifecycle::Experimental { .. } => quote!(#[cfg(feature = "experimental")]),
-        _ => quote!(),
-    }
-}
+/// Methods every request builder has besides the setters of its optional parameters: no
+/// parameter may take these names (the validator asks here).
+pub const RESERVED_BUILDER_METHODS: &[&str] = &["tenant", "version", "body", "send", "pages"];
 
 /// The argument type of a parameter and how it is passed to the runtime.
 fn param_type(p: &ParamIr, area: &str) -> TokenStream {
@@ -47,17 +46,18 @@ fn body_arg(op: &OpIr, area: &str) -> Option<(TokenStream, TokenStream)> {
     })
 }
 
-/// Query then header parameters, each with the runtime method that sends it.
+/// Query then header parameters, each with the runtime method that sends it (named after
+/// the location).
 fn query_and_header_params(op: &OpIr) -> impl Iterator<Item = (&ParamIr, &'static str)> {
     op.query
         .iter()
-        .map(|p| (p, "query"))
-        .chain(op.headers.iter().map(|p| (p, "header")))
+        .chain(&op.headers)
+        .map(|p| (p, p.location.as_str()))
 }
 
 /// Static descriptor, version enum, builder struct and its impl.
 pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
-    let gate = gate(op);
+    let gate = gates::operation(op);
     let stat = ident(&op.static_name);
     let builder = ident(&op.builder);
     let id = &op.id;
@@ -145,12 +145,12 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
     let (out_ty, send_call) = output(op, area);
     let pages = match (&op.pagination, op.success.kind) {
         (Some(p), ResponseKind::Json) => {
-            let style = ident(if p.style == "query_body" {
-                "QueryBody"
-            } else {
-                "QueryParams"
-            });
+            let style = ident(p.style.variant());
             let (items, first) = (&p.items, p.first_page);
+            let where_page = match p.style {
+                PageStyle::QueryBody => "JSON body's `page` field",
+                PageStyle::QueryParams => "`page` query parameter",
+            };
             let d = doc(&[
                 format!(
                     "Every page from page {first}, each decoded like `send` (items in `{}`).",
@@ -158,12 +158,7 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
                 ),
                 String::new(),
                 format!(
-                    "The page number goes in the {}; the stream ends after an empty, short or repeated page.",
-                    if p.style == "query_body" {
-                        "JSON body's `page` field"
-                    } else {
-                        "`page` query parameter"
-                    }
+                    "The page number goes in the {where_page}; the stream ends after an empty, short or repeated page."
                 ),
             ]);
             quote! {
@@ -278,7 +273,7 @@ pub fn emit_waiter(op: &OpIr, area: &str) -> TokenStream {
 
 /// The method on the API client that starts a request.
 pub fn emit_method(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
-    let gate = gate(op);
+    let gate = gates::operation(op);
     let docs = doc(&method_doc(op, api));
     let deprecated = match &op.lifecycle {
         Lifecycle::Deprecated { note, removal } => {
@@ -392,10 +387,9 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
         } else {
             "builder method"
         };
-        let loc = if op.query.iter().any(|q| q.wire == p.wire) {
-            "Query"
-        } else {
-            "Header"
+        let loc = match p.location {
+            ParamLocation::Query => "Query",
+            ParamLocation::Header | ParamLocation::Path => "Header",
         };
         l.push(format!(
             "- {loc} parameter `{}` ({}, {how} `{}`)",
@@ -424,7 +418,7 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
         };
         l.push(format!(
             "- Request body ({}, {req}): {what}",
-            b.kind.label()
+            b.kind.as_str()
         ));
     }
     for r in &op.responses {
@@ -470,7 +464,8 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
     if let Some(p) = &op.pagination {
         l.push(format!(
             "- Pagination: `{}`, items in `{}`",
-            p.style, p.items
+            p.style.as_str(),
+            p.items
         ));
     }
     l.push(format!(

@@ -5,6 +5,36 @@ use crate::ir::{FieldIr, TypeIr, TypeKind, VariantIr};
 use proc_macro2::TokenStream;
 use quote::quote;
 
+/// Standard names generated code uses unqualified: a spec type must not shadow them.
+pub const RESERVED_TYPE_NAMES: &[&str] = &[
+    "Box",
+    "Clone",
+    "Copy",
+    "Debug",
+    "Default",
+    "Eq",
+    "Err",
+    "From",
+    "Hash",
+    "Into",
+    "None",
+    "Ok",
+    "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "Self",
+    "Send",
+    "Sized",
+    "Some",
+    "String",
+    "Sync",
+    "ToOwned",
+    "ToString",
+    "Vec",
+];
+
 /// The items of one named type.
 pub fn emit_type(t: &TypeIr, area: &str) -> TokenStream {
     let mut lines = vec![prose(&t.description)];

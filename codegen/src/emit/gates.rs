@@ -1,0 +1,48 @@
+//! Cargo feature gates, decided in one place for the client, its docs and its conformance test.
+//!
+//! Two features gate generated items: `experimental` (operations the spec marks experimental)
+//! and, when the crate has area features, one feature per API area.
+
+use crate::ir::{AreaIr, Lifecycle, OpIr};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// Whether `op` is compiled only with the `experimental` feature.
+pub fn is_experimental(op: &OpIr) -> bool {
+    matches!(op.lifecycle, Lifecycle::Experimental { .. })
+}
+
+/// `#[cfg(feature = "experimental")]` for an experimental operation, nothing otherwise.
+pub fn operation(op: &OpIr) -> TokenStream {
+    if is_experimental(op) {
+        experimental()
+    } else {
+        quote!()
+    }
+}
+
+/// `#[cfg(feature = "experimental")]`.
+pub fn experimental() -> TokenStream {
+    quote!(#[cfg(feature = "experimental")])
+}
+
+/// `#[cfg(feature = "<api>-<area>")]` when the crate has area features, nothing otherwise.
+pub fn area(area: &AreaIr, area_features: bool) -> TokenStream {
+    if area_features {
+        let f = &area.feature;
+        quote!(#[cfg(feature = #f)])
+    } else {
+        quote!()
+    }
+}
+
+/// Whether every one of `ops` (some at least) is experimental: items made only of them are
+/// gated like them.
+pub fn all_experimental<'a>(mut ops: impl Iterator<Item = &'a OpIr>) -> bool {
+    let mut any = false;
+    let all = ops.all(|o| {
+        any = true;
+        is_experimental(o)
+    });
+    any && all
+}

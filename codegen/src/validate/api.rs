@@ -1,0 +1,311 @@
+//! One API: its settings (error families, prefix, hosts, auth, status codes, activity
+//! operation) and its areas, each with its types and operations.
+
+use super::types::Inline;
+use super::{ApiCtx, At, Validator};
+use crate::emit::reserved;
+use crate::ir::{
+    ApiIr, AreaIr, AuthKind, FamilyIr, HostsIr, Lifecycle, Method, OpIr, Provenance, ResponseKind,
+    TypeIr, Valued,
+};
+use crate::names;
+use crate::source::SourceFile;
+use crate::spec;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// An API's area files as loaded.
+type Files = [(SourceFile, spec::Area)];
+
+impl Validator {
+    pub(super) fn api(
+        &mut self,
+        api: &spec::Api,
+        areas: &Files,
+        at: &At<'_>,
+        root: &std::path::Path,
+    ) -> ApiIr {
+        let families = self.families(api, at);
+        let mut ctx = ApiCtx {
+            types: BTreeMap::new(),
+            vendor: api.media_vendor.value.clone(),
+            families: BTreeMap::new(),
+            default_family: api.default_error_family.clone(),
+            op_ids: BTreeSet::new(),
+        };
+        for f in &families {
+            ctx.families.entry(f.name.clone()).or_insert(f.kind);
+        }
+        self.declare_types(api, areas, &mut ctx);
+        for f in &families {
+            if let Some(body) = &f.body
+                && !ctx.types.contains_key(body)
+            {
+                self.err(
+                    &at.with(&["error_families:", &format!("name: {}", f.name), "body:"]),
+                    format!("unknown type `{body}`"),
+                );
+            }
+        }
+        let area_irs: Vec<AreaIr> = areas
+            .iter()
+            .map(|(file, area)| self.area(&api.name, file, area, root, &mut ctx))
+            .collect();
+        self.cross_area_checks(&area_irs, areas, &ctx);
+        let activity_operation = self.activity_operation(api, &area_irs, at);
+        ApiIr {
+            activity_operation,
+            auth: self.api_auth(api, at),
+            status_codes: self.status_codes(api, at),
+            client: format!("{}Client", names::camel(&api.name)),
+            name: api.name.clone(),
+            title: api.title.clone(),
+            description: api.description.clone(),
+            source: api.source.clone(),
+            prefix: self.prefix(api, at),
+            hosts: self.hosts(api, at),
+            media_vendor: self.setting(&at.with(&["media_vendor:"]), &api.media_vendor),
+            families,
+            areas: area_irs,
+        }
+    }
+
+    fn families(&mut self, api: &spec::Api, at: &At<'_>) -> Vec<FamilyIr> {
+        let mut families = Vec::new();
+        let mut names = BTreeSet::new();
+        for f in &api.error_families {
+            let fat = at.with(&["error_families:", &format!("name: {}", f.name)]);
+            if !names.insert(f.name.clone()) {
+                self.err(&fat, format!("duplicate error family `{}`", f.name));
+            }
+            families.push(FamilyIr {
+                name: f.name.clone(),
+                kind: f.kind,
+                description: f.description.clone(),
+                body: f.body.clone(),
+                provenance: self.provenance(&fat, f.provenance.as_deref()),
+            });
+        }
+        if !names.contains(&api.default_error_family) {
+            self.err(
+                &at.with(&["default_error_family:"]),
+                format!(
+                    "default error family `{}` is not declared",
+                    api.default_error_family
+                ),
+            );
+        }
+        families
+    }
+
+    /// First pass: every area name and named type of the API, so references may cross areas.
+    fn declare_types(&mut self, api: &spec::Api, areas: &Files, ctx: &mut ApiCtx) {
+        let client = format!("{}Client", names::camel(&api.name));
+        let mut area_names = BTreeSet::new();
+        for (file, area) in areas {
+            if names::snake(&area.area).as_deref() != Some(area.area.as_str())
+                || !area_names.insert(area.area.clone())
+            {
+                self.err(
+                    &At::file(file).with(&["area:"]),
+                    format!(
+                        "area `{}` must be a unique snake_case Rust identifier",
+                        area.area
+                    ),
+                );
+            }
+            for t in &area.types {
+                let tat = At::file(file).with(&["types:", &format!("name: {}", t.name)]);
+                if reserved::TYPE_NAMES.contains(&t.name.as_str()) || t.name == client {
+                    self.err(
+                        &tat,
+                        format!(
+                            "type name `{}` is reserved: generated code uses an item of that name",
+                            t.name
+                        ),
+                    );
+                } else if names::camel(&t.name) != t.name || !names::is_ident(&t.name) {
+                    self.err(
+                        &tat,
+                        format!(
+                            "type name `{}` must be an UpperCamelCase Rust identifier",
+                            t.name
+                        ),
+                    );
+                }
+                if ctx
+                    .types
+                    .insert(t.name.clone(), area.area.clone())
+                    .is_some()
+                {
+                    self.err(
+                        &tat,
+                        format!("duplicate type `{}` in API `{}`", t.name, api.name),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Second pass over one area: its types (inline ones after their parent) and operations.
+    fn area(
+        &mut self,
+        api: &str,
+        file: &SourceFile,
+        area: &spec::Area,
+        root: &std::path::Path,
+        ctx: &mut ApiCtx,
+    ) -> AreaIr {
+        let mut types: Vec<TypeIr> = Vec::new();
+        for t in &area.types {
+            let tat = At::file(file).with(&["types:", &format!("name: {}", t.name)]);
+            let mut inline = Vec::new();
+            let mut inl = Inline {
+                area: &area.area,
+                types: &mut inline,
+            };
+            if let Some(ty) = self.type_def(t, &tat, ctx, &mut inl) {
+                types.push(ty);
+            }
+            types.append(&mut inline);
+        }
+        let mut operations: Vec<OpIr> = Vec::new();
+        for (i, op) in area.operations.iter().enumerate() {
+            let oat = At::file(file).with(&["operations:", &format!("id: {}", op.id)]);
+            if !ctx.op_ids.insert(op.id.clone()) {
+                let earlier_here = area.operations[..i]
+                    .iter()
+                    .filter(|o| o.id == op.id)
+                    .count();
+                self.err(
+                    &oat.nth(earlier_here + 1),
+                    format!("duplicate operation id `{}`", op.id),
+                );
+                continue;
+            }
+            let mut inline = Vec::new();
+            let mut inl = Inline {
+                area: &area.area,
+                types: &mut inline,
+            };
+            if let Some(o) = self.operation(op, &oat, ctx, &mut inl) {
+                operations.push(o);
+            }
+            types.append(&mut inline);
+        }
+        let spec_file = file
+            .path
+            .strip_prefix(root)
+            .unwrap_or(&file.path)
+            .to_string_lossy()
+            .replace('\\', "/");
+        AreaIr {
+            feature: format!("{api}-{}", area.area).replace('_', "-"),
+            uses: super::cross::area_uses(&area.area, &types, &operations),
+            name: area.area.clone(),
+            title: area.title.clone(),
+            description: area.description.clone(),
+            spec_file,
+            types,
+            operations,
+        }
+    }
+
+    fn prefix(&mut self, api: &spec::Api, at: &At<'_>) -> Valued {
+        let prefix_at = at.with(&["prefix:"]);
+        let prefix = &api.prefix.value;
+        if !prefix.is_empty() && (!prefix.starts_with('/') || prefix.ends_with('/')) {
+            self.err(
+                &prefix_at,
+                format!("prefix `{prefix}` must start with `/` and not end with one (or be empty)"),
+            );
+        }
+        Valued {
+            value: prefix.clone(),
+            provenance: self.provenance(&prefix_at, api.prefix.provenance.as_deref()),
+        }
+    }
+
+    fn hosts(&mut self, api: &spec::Api, at: &At<'_>) -> HostsIr {
+        let h = &api.hosts;
+        for (region, host) in [
+            ("asia", &h.asia),
+            ("europe", &h.europe),
+            ("north_america", &h.north_america),
+        ] {
+            if !(host.starts_with("https://") || host.starts_with("http://")) || host.ends_with('/')
+            {
+                self.err(
+                    &at.with(&["hosts:", &format!("{region}:")]),
+                    format!("host `{host}` must be an http(s) URL without a trailing `/`"),
+                );
+            }
+        }
+        HostsIr {
+            asia: h.asia.clone(),
+            europe: h.europe.clone(),
+            north_america: h.north_america.clone(),
+            provenance: self.provenance(&at.with(&["hosts:"]), h.provenance.as_deref()),
+        }
+    }
+
+    fn api_auth(&mut self, api: &spec::Api, at: &At<'_>) -> Valued<AuthKind> {
+        match &api.auth {
+            None => Valued {
+                value: AuthKind::ClientCredentials,
+                provenance: Provenance::Documented,
+            },
+            Some(a) => Valued {
+                value: a.value,
+                provenance: self.provenance(&at.with(&["auth:"]), a.provenance.as_deref()),
+            },
+        }
+    }
+
+    fn status_codes(&mut self, api: &spec::Api, at: &At<'_>) -> Vec<(u16, String, Provenance)> {
+        let mut status_codes: Vec<(u16, String, Provenance)> = Vec::new();
+        for sc in &api.status_codes {
+            let sat = at.with(&["status_codes:", &format!("status: {}", sc.status)]);
+            if !(100..=599).contains(&sc.status)
+                || status_codes.iter().any(|(s, _, _)| *s == sc.status)
+            {
+                self.err(
+                    &sat,
+                    format!(
+                        "status {} is not an HTTP status or is listed twice",
+                        sc.status
+                    ),
+                );
+            }
+            let provenance = self.provenance(&sat, sc.provenance.as_deref());
+            status_codes.push((sc.status, sc.meaning.clone(), provenance));
+        }
+        status_codes
+    }
+
+    fn activity_operation(
+        &mut self,
+        api: &spec::Api,
+        areas: &[AreaIr],
+        at: &At<'_>,
+    ) -> Option<String> {
+        let id = api.activity_operation.as_ref()?;
+        let op = areas
+            .iter()
+            .flat_map(|a| &a.operations)
+            .find(|o| &o.id == id);
+        let fits = op.is_some_and(|o| {
+            o.method == Method::Get
+                && o.path_params.len() == 1
+                && o.success.kind == ResponseKind::Json
+                && o.is_generated()
+                && !matches!(o.lifecycle, Lifecycle::Experimental { .. })
+        });
+        if !fits {
+            self.err(
+                &at.with(&["activity_operation:"]),
+                format!("activity operation `{id}` must be a generated, non-experimental GET with one path parameter and a JSON response"),
+            );
+        }
+        Some(id.clone())
+    }
+}

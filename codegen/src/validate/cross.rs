@@ -1,0 +1,177 @@
+//! Checks across the areas of one API, run once every area is resolved, and the areas each
+//! area uses.
+
+use super::{ApiCtx, Validator};
+use crate::ir::{AreaIr, OpIr, TypeIr, TypeKind, TypeRef};
+use crate::source::SourceFile;
+use crate::spec;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Every resolved operation with the file it is declared in, in spec order.
+fn each_op<'a>(
+    areas: &'a [AreaIr],
+    files: &'a [(SourceFile, spec::Area)],
+) -> impl Iterator<Item = (&'a SourceFile, &'a OpIr)> {
+    // `areas` is built from `files` one to one, in the same order.
+    files
+        .iter()
+        .zip(areas)
+        .flat_map(|((file, _), area)| area.operations.iter().map(move |o| (file, o)))
+}
+
+/// The named type `name`, wherever it is declared.
+fn find_type<'a>(areas: &'a [AreaIr], name: &str) -> Option<&'a TypeIr> {
+    areas.iter().flat_map(|a| &a.types).find(|t| t.name == name)
+}
+
+fn op_anchor(o: &OpIr) -> String {
+    format!("id: {}", o.id)
+}
+
+impl Validator {
+    pub(super) fn cross_area_checks(
+        &mut self,
+        areas: &[AreaIr],
+        files: &[(SourceFile, spec::Area)],
+        ctx: &ApiCtx,
+    ) {
+        self.check_routes(areas, files);
+        self.check_namespace(areas, files, ctx);
+        self.check_parameter_types(areas, files);
+        self.check_pagination_items(areas, files);
+        self.check_recursion(areas, files);
+    }
+
+    /// Same method and path twice is a curation mistake unless the operations offer
+    /// different media types (differently typed versions of one route).
+    fn check_routes(&mut self, areas: &[AreaIr], files: &[(SourceFile, spec::Area)]) {
+        let mut routes: BTreeMap<(&str, &str), Vec<(&SourceFile, &OpIr)>> = BTreeMap::new();
+        for (file, o) in each_op(areas, files) {
+            routes
+                .entry((o.method.as_str(), o.path.as_str()))
+                .or_default()
+                .push((file, o));
+        }
+        for ((method, path), ops) in &routes {
+            let [(_, first), (file, second), ..] = ops.as_slice() else {
+                continue;
+            };
+            let mut seen = BTreeSet::new();
+            let disjoint = ops.iter().all(|(_, o)| {
+                !o.versions.is_empty() && o.versions.iter().all(|v| seen.insert(v.accept.clone()))
+            });
+            if !disjoint {
+                self.diags.push(file.diag(
+                    &["operations:", &op_anchor(second)],
+                    format!("`{method} {path}` is also operation `{}`; give them different media types or merge them", first.id),
+                ));
+            }
+        }
+    }
+
+    /// Builders, version enums and types share one namespace per API (glob re-exports).
+    fn check_namespace(
+        &mut self,
+        areas: &[AreaIr],
+        files: &[(SourceFile, spec::Area)],
+        ctx: &ApiCtx,
+    ) {
+        let mut items: BTreeMap<String, String> = ctx
+            .types
+            .keys()
+            .chain(areas.iter().flat_map(|a| a.types.iter().map(|t| &t.name)))
+            .map(|k| (k.clone(), "type".to_owned()))
+            .collect();
+        for (file, o) in each_op(areas, files) {
+            for n in std::iter::once(&o.builder).chain(o.version_enum.as_ref()) {
+                let by = format!("generated for operation `{}`", o.id);
+                match items.insert(n.clone(), by.clone()) {
+                    Some(prev) if prev != by => self.diags.push(file.diag(
+                        &["operations:", &op_anchor(o)],
+                        format!("operation `{}` generates the item `{n}`, which is already a {prev}; rename one of them", o.id),
+                    )),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// Parameters typed by name must be enums: they are sent with the enum's wire value.
+    fn check_parameter_types(&mut self, areas: &[AreaIr], files: &[(SourceFile, spec::Area)]) {
+        for (file, o) in each_op(areas, files) {
+            for p in o.query.iter().chain(&o.headers) {
+                let TypeRef::Named { name, .. } = &p.ty else {
+                    continue;
+                };
+                let is_enum = areas
+                    .iter()
+                    .flat_map(|a| &a.types)
+                    .any(|t| &t.name == name && matches!(t.kind, TypeKind::Enum(_)));
+                if !is_enum {
+                    self.diags.push(file.diag(
+                        &["operations:", &op_anchor(o), "parameters:", &format!("name: {}", p.wire)],
+                        format!("parameter `{}` has type `{name}`, which is not an enum; parameters must be scalars or enums", p.wire),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// A paged operation's items field must exist on its (object) response type.
+    fn check_pagination_items(&mut self, areas: &[AreaIr], files: &[(SourceFile, spec::Area)]) {
+        for (file, o) in each_op(areas, files) {
+            let (Some(p), Some(TypeRef::Named { name, .. })) = (&o.pagination, &o.success.ty)
+            else {
+                continue;
+            };
+            let Some(TypeKind::Object(fields, _)) = find_type(areas, name).map(|t| &t.kind) else {
+                continue;
+            };
+            if !fields.iter().any(|f| f.wire == p.items) {
+                self.diags.push(file.diag(
+                    &["operations:", &op_anchor(o), "pagination:", "items:"],
+                    format!(
+                        "pagination items field `{}` is not a field of `{name}`",
+                        p.items
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// The other areas whose types `area`'s types and operations refer to, sorted.
+pub(super) fn area_uses(area: &str, types: &[TypeIr], ops: &[OpIr]) -> Vec<String> {
+    fn walk(t: &TypeRef, out: &mut BTreeSet<String>) {
+        match t {
+            TypeRef::Named { area, .. } => {
+                out.insert(area.clone());
+            }
+            TypeRef::Array(inner) | TypeRef::Map(inner) => walk(inner, out),
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    for t in types {
+        match &t.kind {
+            TypeKind::Object(fields, _) => fields.iter().for_each(|f| walk(&f.ty, &mut out)),
+            TypeKind::Alias(a) => walk(a, &mut out),
+            _ => {}
+        }
+    }
+    for o in ops.iter().filter(|o| o.is_generated()) {
+        for p in o.path_params.iter().chain(&o.query).chain(&o.headers) {
+            walk(&p.ty, &mut out);
+        }
+        for t in o
+            .request
+            .iter()
+            .filter_map(|b| b.ty.as_ref())
+            .chain(o.success.ty.as_ref())
+        {
+            walk(t, &mut out);
+        }
+    }
+    out.remove(area);
+    out.into_iter().collect()
+}

@@ -1,0 +1,357 @@
+//! Types: named and inline types, their fields and enum values, type references, and the
+//! recursion check.
+
+use super::rules::constraints;
+use super::{ApiCtx, At, Validator};
+use crate::ir::{FieldIr, Provenance, TypeIr, TypeKind, TypeRef, VariantIr};
+use crate::names::{self, Unique};
+use crate::source::SourceFile;
+use crate::spec;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The two inline containers.
+enum Container {
+    Array,
+    Map,
+}
+
+/// Where inline types found while resolving a reference go, and how they are named.
+pub(super) struct Inline<'v> {
+    /// The area module that will define them.
+    pub area: &'v str,
+    /// Inline types found so far, in the order they are emitted.
+    pub types: &'v mut Vec<TypeIr>,
+}
+
+impl Validator {
+    pub(super) fn type_def(
+        &mut self,
+        t: &spec::TypeDef,
+        at: &At<'_>,
+        ctx: &mut ApiCtx,
+        inl: &mut Inline<'_>,
+    ) -> Option<TypeIr> {
+        let provenance = self.provenance(at, t.provenance.as_deref());
+        let given = [
+            t.fields.is_some(),
+            t.values.is_some(),
+            t.alias.is_some(),
+            t.not_shown.is_some(),
+        ];
+        if given.iter().filter(|g| **g).count() != 1 {
+            self.err(
+                at,
+                format!(
+                    "type `{}` needs exactly one of `fields`, `values`, `alias` or `not_shown`",
+                    t.name
+                ),
+            );
+            return None;
+        }
+        let kind = if let Some(fields) = &t.fields {
+            TypeKind::Object(self.fields(fields, at, ctx, &t.name, inl), t.open)
+        } else if let Some(values) = &t.values {
+            TypeKind::Enum(self.variants(values, at, &t.name))
+        } else if let Some(alias) = &t.alias {
+            let name = format!("{}Item", t.name);
+            TypeKind::Alias(self.type_ref(alias, &at.with(&["alias:"]), ctx, &name, inl)?)
+        } else {
+            TypeKind::NotShown(t.not_shown.clone().unwrap_or_default())
+        };
+        Some(TypeIr {
+            name: t.name.clone(),
+            description: t.description.clone(),
+            provenance,
+            origin: None,
+            kind,
+        })
+    }
+
+    fn fields(
+        &mut self,
+        fields: &[spec::Field],
+        at: &At<'_>,
+        ctx: &mut ApiCtx,
+        parent: &str,
+        inline: &mut Inline<'_>,
+    ) -> Vec<FieldIr> {
+        let mut out = Vec::new();
+        let mut wire = BTreeSet::new();
+        let mut unique = Unique::default();
+        unique.reserve("additional_fields");
+        for f in fields {
+            let fat = at.with(&["fields:", &format!("name: {}", f.name)]);
+            if !wire.insert(f.name.clone()) {
+                self.err(
+                    &fat.nth(2),
+                    format!("duplicate field `{}` in `{parent}`", f.name),
+                );
+                continue;
+            }
+            let Some(rust) = names::snake(&f.name) else {
+                self.err(
+                    &fat,
+                    format!("field name `{}` cannot become a Rust identifier", f.name),
+                );
+                continue;
+            };
+            let rust = unique.claim(rust, "_");
+            let inline_name = format!("{parent}{}", names::camel(&f.name));
+            let Some(ty) = self.type_ref(&f.ty, &fat.with(&["type:"]), ctx, &inline_name, inline)
+            else {
+                continue;
+            };
+            if f.secret && ty != TypeRef::String {
+                self.err(
+                    &fat,
+                    format!("field `{}` is marked secret but is not a string", f.name),
+                );
+            }
+            let provenance = self.provenance(&fat, f.provenance.as_deref());
+            out.push(FieldIr {
+                wire: f.name.clone(),
+                rust,
+                ty,
+                required: f.required,
+                nullable: f.nullable,
+                description: f.description.clone(),
+                provenance,
+                secret: f.secret,
+                constraints: constraints(&f.constraints),
+                deprecated: f.deprecated.clone(),
+            });
+        }
+        out
+    }
+
+    fn variants(
+        &mut self,
+        values: &[spec::EnumValue],
+        at: &At<'_>,
+        parent: &str,
+    ) -> Vec<VariantIr> {
+        let mut out = Vec::new();
+        let mut wire = BTreeSet::new();
+        let mut unique = Unique::default();
+        unique.reserve("Unknown");
+        if values.is_empty() {
+            self.err(at, format!("enum `{parent}` has no values"));
+        }
+        for v in values {
+            let (value, description, deprecated) = match v {
+                spec::EnumValue::Bare(s) => (s.clone(), None, None),
+                spec::EnumValue::Full(f) => {
+                    (f.value.clone(), f.description.clone(), f.deprecated.clone())
+                }
+            };
+            let vat = at.with(&["values:", &format!("value: {value}|{value}")]);
+            if !wire.insert(value.clone()) {
+                self.err(
+                    &vat.nth(2),
+                    format!("duplicate enum value `{value}` in `{parent}`"),
+                );
+                continue;
+            }
+            let Some(rust) = names::variant(&value) else {
+                self.err(
+                    &vat,
+                    format!("enum value `{value}` of `{parent}` cannot become a Rust identifier"),
+                );
+                continue;
+            };
+            out.push(VariantIr {
+                wire: value,
+                rust: unique.claim(rust, ""),
+                description,
+                deprecated,
+            });
+        }
+        out
+    }
+
+    /// Resolves a type expression; inline objects and enums become types named `inline_name`
+    /// (unless they name themselves) pushed to `inline`.
+    pub(super) fn type_ref(
+        &mut self,
+        expr: &spec::TypeExpr,
+        at: &At<'_>,
+        ctx: &mut ApiCtx,
+        inline_name: &str,
+        inline: &mut Inline<'_>,
+    ) -> Option<TypeRef> {
+        let i = match expr {
+            spec::TypeExpr::Name(name) => return self.named_ref(name.trim(), at, ctx),
+            spec::TypeExpr::Inline(i) => i,
+        };
+        let given = [
+            i.array.is_some(),
+            i.map.is_some(),
+            i.fields.is_some(),
+            i.values.is_some(),
+            i.not_shown.is_some(),
+        ];
+        if given.iter().filter(|g| **g).count() != 1 {
+            self.err(
+                at,
+                "an inline type needs exactly one of `array`, `map`, `fields`, `values` or `not_shown`",
+            );
+            return None;
+        }
+        // A container: its element is named after the container (`<Parent>Item`, `<Parent>Value`).
+        let container = match (&i.array, &i.map) {
+            (Some(items), _) => Some((items, "Item", Container::Array)),
+            (None, Some(values)) => Some((values, "Value", Container::Map)),
+            (None, None) => None,
+        };
+        if let Some((element, suffix, container)) = container {
+            let name = i
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("{inline_name}{suffix}"));
+            let element = Box::new(self.type_ref(element, at, ctx, &name, inline)?);
+            return Some(match container {
+                Container::Array => TypeRef::Array(element),
+                Container::Map => TypeRef::Map(element),
+            });
+        }
+        if let Some(note) = &i.not_shown {
+            return Some(TypeRef::NotShown(note.clone()));
+        }
+        self.inline_type(i, at, ctx, inline_name, inline)
+    }
+
+    /// An inline object or enum: declared under its own (or the derived) name.
+    fn inline_type(
+        &mut self,
+        i: &spec::InlineType,
+        at: &At<'_>,
+        ctx: &mut ApiCtx,
+        inline_name: &str,
+        inline: &mut Inline<'_>,
+    ) -> Option<TypeRef> {
+        let name = i.name.clone().unwrap_or_else(|| inline_name.to_owned());
+        if names::camel(&name) != name || !names::is_ident(&name) {
+            self.err(
+                at,
+                format!("inline type name `{name}` must be an UpperCamelCase Rust identifier"),
+            );
+            return None;
+        }
+        if ctx
+            .types
+            .insert(name.clone(), inline.area.to_owned())
+            .is_some()
+        {
+            self.err(
+                at,
+                format!("inline type `{name}` has the name of another type; give it a `name`"),
+            );
+            return None;
+        }
+        let kind = match &i.fields {
+            Some(fields) => TypeKind::Object(self.fields(fields, at, ctx, &name, inline), i.open),
+            None => {
+                TypeKind::Enum(self.variants(i.values.as_deref().unwrap_or_default(), at, &name))
+            }
+        };
+        inline.types.push(TypeIr {
+            name: name.clone(),
+            description: i
+                .description
+                .clone()
+                .unwrap_or_else(|| format!("Inline shape named by the generator ({name}).")),
+            provenance: Provenance::Documented,
+            origin: Some(inline_name.to_owned()),
+            kind,
+        });
+        Some(TypeRef::Named {
+            name,
+            area: inline.area.to_owned(),
+        })
+    }
+
+    fn named_ref(&mut self, name: &str, at: &At<'_>, ctx: &ApiCtx) -> Option<TypeRef> {
+        let wrapped = |prefix: &str| {
+            name.strip_prefix(prefix)
+                .and_then(|r| r.strip_suffix('>'))
+                .map(str::trim)
+        };
+        if let Some(inner) = wrapped("array<") {
+            return Some(TypeRef::Array(Box::new(self.named_ref(inner, at, ctx)?)));
+        }
+        if let Some(inner) = wrapped("map<") {
+            return Some(TypeRef::Map(Box::new(self.named_ref(inner, at, ctx)?)));
+        }
+        Some(match name {
+            "string" => TypeRef::String,
+            "integer" | "int64" => TypeRef::Integer,
+            "int32" => TypeRef::Int32,
+            "number" => TypeRef::Number,
+            "boolean" => TypeRef::Boolean,
+            "json" => TypeRef::Json,
+            "not_shown" => TypeRef::NotShown("The document does not show this shape.".into()),
+            other => match ctx.types.get(other) {
+                Some(area) => TypeRef::Named {
+                    name: other.to_owned(),
+                    area: area.clone(),
+                },
+                None => {
+                    self.err(at, format!("unknown type `{other}`"));
+                    return None;
+                }
+            },
+        })
+    }
+
+    /// A struct that contains itself without a `Vec` or map in between has infinite size.
+    pub(super) fn check_recursion(
+        &mut self,
+        areas: &[crate::ir::AreaIr],
+        files: &[(SourceFile, spec::Area)],
+    ) {
+        let types: BTreeMap<&str, &TypeIr> = areas
+            .iter()
+            .flat_map(|a| &a.types)
+            .map(|t| (t.name.as_str(), t))
+            .collect();
+        for (name, t) in &types {
+            let mut stack: Vec<&str> = Vec::new();
+            push_children(t, &mut stack);
+            let mut visited = BTreeSet::new();
+            while let Some(n) = stack.pop() {
+                if n == *name {
+                    let file = files
+                        .iter()
+                        .find(|(_, a)| a.types.iter().any(|x| x.name == *name))
+                        .map(|(f, _)| f);
+                    if let Some(file) = file {
+                        self.diags.push(file.diag(
+                            &["types:", &format!("name: {name}")],
+                            format!("type `{name}` contains itself without an array or map in between; this is not supported"),
+                        ));
+                    }
+                    break;
+                }
+                if visited.insert(n)
+                    && let Some(child) = types.get(n)
+                {
+                    push_children(child, &mut stack);
+                }
+            }
+        }
+    }
+}
+
+/// The named types a type holds directly (not through an array or map).
+fn push_children<'a>(t: &'a TypeIr, stack: &mut Vec<&'a str>) {
+    let mut direct = |t: &'a TypeRef| {
+        if let TypeRef::Named { name, .. } = t {
+            stack.push(name);
+        }
+    };
+    match &t.kind {
+        TypeKind::Object(fields, _) => fields.iter().for_each(|f| direct(&f.ty)),
+        TypeKind::Alias(a) => direct(a),
+        _ => {}
+    }
+}
