@@ -1,94 +1,179 @@
-//! End-to-end tests of the `xtask` binary on the fixture specs under `tests/fixtures/broken/`.
+//! End-to-end tests of the `xtask` binary on the broken-spec fixtures under `tests/fixtures/broken/`.
 //!
-//! Every broken case must be rejected with exactly one diagnostic at the expected file and line,
-//! and must leave the output directory (and everything around it) untouched. The valid base spec
-//! of those cases must generate deterministically, pass `check`, and be listed by `list`.
+//! `base/` there is a valid spec. Every `cases/<name>.yaml` is one broken spec: the diagnostic it must
+//! produce and the edits that put its one problem into a copy of the base. Each case is materialised
+//! in a fresh temp dir and must be rejected with exactly one diagnostic at the expected file and line,
+//! leaving the output directory and everything around it (the spec included) untouched. The base must
+//! generate deterministically, pass `check`, and be listed by `list`.
+//!
+//! With `BROKEN_SPEC_KEEP=<dir>` in the environment, the materialised cases are also written to
+//! `<dir>/<name>/`, so that one can be run alone with `cargo xtask generate --spec <dir>/<name>/...`.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// One broken fixture and the diagnostic it must produce.
+use serde::Deserialize;
+
+/// One case file, `cases/<name>.yaml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Case {
-    /// Directory under `tests/fixtures/broken/`.
-    name: &'static str,
-    /// The file the diagnostic names, relative to the case directory.
-    file: &'static str,
+    /// The one diagnostic the broken spec must produce.
+    expect: Expect,
+    /// Applied in order to a copy of `base/`.
+    edits: Vec<Edit>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Expect {
+    /// The file the diagnostic names, relative to the spec directory.
+    file: String,
     /// The line it names (the wrong element itself, not merely a nearby line).
     line: usize,
     /// A substring of its message.
-    message: &'static str,
+    message: String,
 }
 
-const fn case(name: &'static str, file: &'static str, line: usize, message: &'static str) -> Case {
-    Case {
-        name,
-        file,
-        line,
-        message,
+/// One change to the copy of the base: `find` with `replace`, or `write`, or `rename_to`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Edit {
+    /// The file changed (for `rename_to`, also a directory), relative to the spec directory.
+    file: String,
+    /// Consecutive whole lines that must occur exactly once in `file`...
+    find: Option<Lines>,
+    /// ...and the lines put in their place (`[]` deletes them).
+    replace: Option<Lines>,
+    /// The whole new content of `file` (`[]`: an empty file).
+    write: Option<Lines>,
+    /// The new name of `file`, relative to the spec directory.
+    rename_to: Option<String>,
+}
+
+/// Whole lines without their line breaks: a list, or a string for a single line.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Lines {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Lines {
+    fn get(&self) -> Result<Vec<&str>, String> {
+        let lines: Vec<&str> = match self {
+            Lines::One(line) => vec![line],
+            Lines::Many(lines) => lines.iter().map(String::as_str).collect(),
+        };
+        match lines.iter().find(|l| l.contains(['\n', '\r'])) {
+            Some(l) => Err(format!(
+                "{l:?} contains a line break (write several lines as a list)"
+            )),
+            None => Ok(lines),
+        }
     }
 }
 
-const ITEMS: &str = "demo/items.yaml";
-const COMMON: &str = "demo/common.yaml";
-const TOP: &str = "ruckus-one.yaml";
+impl Edit {
+    /// Applies the edit to the spec in `dir`.
+    fn apply(&self, dir: &Path) -> Result<(), String> {
+        let path = inside(dir, &self.file)?;
+        match (&self.find, &self.replace, &self.write, &self.rename_to) {
+            (Some(find), Some(replace), None, None) => {
+                let (find, replace) = (find.get()?, replace.get()?);
+                if find.is_empty() {
+                    return Err("`find` has no lines".to_owned());
+                }
+                if find == replace {
+                    return Err("`replace` is the same as `find`".to_owned());
+                }
+                let mut lines = read_lines(&path)?;
+                let at: Vec<usize> = lines
+                    .windows(find.len())
+                    .enumerate()
+                    .filter(|(_, w)| w.iter().map(String::as_str).eq(find.iter().copied()))
+                    .map(|(i, _)| i)
+                    .collect();
+                let [i] = at[..] else {
+                    let lines: Vec<String> = at.iter().map(|i| (i + 1).to_string()).collect();
+                    return Err(format!(
+                        "`find` ({:?}{}) must occur exactly once, but {}",
+                        find[0],
+                        if find.len() > 1 { ", ..." } else { "" },
+                        if at.is_empty() {
+                            "does not occur".to_owned()
+                        } else {
+                            format!(
+                                "occurs at lines {} (add a neighbouring line)",
+                                lines.join(", ")
+                            )
+                        }
+                    ));
+                };
+                lines.splice(i..i + find.len(), replace.iter().map(|l| l.to_string()));
+                write_lines(&path, &lines)
+            }
+            (None, None, Some(content), None) => {
+                let content = content.get()?;
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|e| format!("create {}: {e}", parent.display()))?;
+                }
+                write_lines(&path, &content)
+            }
+            (None, None, None, Some(to)) => {
+                let to_path = inside(dir, to)?;
+                if !path.exists() {
+                    return Err("there is nothing to rename".to_owned());
+                }
+                if to_path.exists() {
+                    return Err(format!("`{to}` exists already"));
+                }
+                std::fs::rename(&path, &to_path).map_err(|e| format!("rename to `{to}`: {e}"))
+            }
+            _ => Err(
+                "an edit needs exactly one of: `find` with `replace`, `write`, `rename_to`"
+                    .to_owned(),
+            ),
+        }
+    }
+}
 
-#[rustfmt::skip]
-const CASES: &[Case] = &[
-    // YAML syntax and shape (serde) errors.
-    case("yaml_syntax", ITEMS, 19, "invalid YAML: did not find expected ',' or ']'"),
-    case("yaml_syntax_top_level", TOP, 25, "invalid YAML: did not find expected ',' or ']'"),
-    case("bad_indentation", ITEMS, 23, "invalid YAML: did not find expected"),
-    case("truncated", ITEMS, 20, "missing field `responses`"),
-    case("truncated_dangling_id", ITEMS, 20, "missing field `name`"),
-    case("empty_area_file", ITEMS, 1, "the file is empty"),
-    case("unknown_key", ITEMS, 22, "unknown field `methd`"),
-    case("unknown_key_top_level", TOP, 24, "unknown field `media_vendr`"),
-    case("unknown_key_in_inline_type", ITEMS, 15, "unknown field `requried`"),
-    case("unknown_key_in_enum_value", COMMON, 9, "unknown field `descripton`"),
-    case("bad_inline_type", ITEMS, 11, "unknown field `enum`, expected one of `array`"),
-    // Files and areas.
-    case("missing_area_file", TOP, 34, "extras.yaml` does not exist"),
-    case("area_listed_twice", TOP, 34, "area `common` is listed twice"),
-    case("area_name_mismatch", ITEMS, 1, "`area: things` does not match the file name `items.yaml`"),
-    // Names.
-    case("crate_name_escapes_out_dir", TOP, 4, "`../escaped`"),
-    case("api_name_reserved", TOP, 16, "`runtime`"),
-    case("bad_identifier", ITEMS, 10, "field name `--` cannot become a Rust identifier"),
-    case("bad_type_name", COMMON, 4, "type name `color_value` must be an UpperCamelCase Rust identifier"),
-    case("type_name_shadows_std", COMMON, 4, "`Result`"),
-    case("operation_id_reserved", ITEMS, 20, "`new`"),
-    // Types.
-    case("unknown_type", ITEMS, 11, "unknown type `Colour`"),
-    case("unknown_type_in_array", ITEMS, 19, "unknown type `Itme`"),
-    case("duplicate_type", COMMON, 9, "duplicate type `Item` in API `demo`"),
-    case("duplicate_field", ITEMS, 12, "duplicate field `id` in `Item`"),
-    case("duplicate_enum_value", COMMON, 9, "duplicate enum value `red` in `Color`"),
-    case("recursive_type", ITEMS, 4, "type `Item` contains itself without an array or map in between"),
-    // Operations.
-    case("duplicate_operation_id", COMMON, 10, "duplicate operation id `list_items`"),
-    case("duplicate_operation_id_same_area", ITEMS, 20, "duplicate operation id `list_items`"),
-    case("duplicate_route", ITEMS, 20, "`GET /items` is also operation `list_items`"),
-    case("bad_method", ITEMS, 22, "method `FETCH` must be GET, POST, PUT, PATCH or DELETE"),
-    case("path_param_undeclared", ITEMS, 23, "path parameter `partId` of `/items/{itemId}/parts/{partId}` is not declared under `parameters`"),
-    case("path_param_unused", ITEMS, 18, "path parameter `itemId` is declared but `/items` has no `{itemId}`"),
-    case("bad_path_placeholder", ITEMS, 23, "path `/items/{itemId}/{}` has an invalid placeholder `{}`"),
-    case("no_success_response", ITEMS, 28, "operation `get_item` declares no 2xx response"),
-    case("wrong_media_vendor", ITEMS, 33, "media type `application/vnd.other.v2+json` must be application/json or application/vnd.ruckus.<version>+json"),
-    case("unknown_error_family", ITEMS, 31, "unknown error family `nope`"),
-    // Lifecycle and provenance.
-    case("deprecated_without_note", ITEMS, 24, "a deprecated operation needs a `note`"),
-    case("removal_date_on_stable", ITEMS, 26, "a stable operation cannot have a removal date"),
-    case("bad_removal_date", ITEMS, 27, "removal date `31.01.2030` must be YYYY-MM-DD"),
-    case("bad_provenance", ITEMS, 24, "provenance `guessed` must be `documented`, `inferred: <reason>` or `reference: <source>`"),
-    case("type_provenance_after_fields", ITEMS, 13, "provenance `guessed` must be"),
-];
+/// `rel` under `dir`; `rel` must be a plain relative path (no `..`, not absolute).
+fn inside(dir: &Path, rel: &str) -> Result<PathBuf, String> {
+    let path = Path::new(rel);
+    if rel.is_empty() || !path.components().all(|c| matches!(c, Component::Normal(_))) {
+        return Err(format!("`{rel}` is not a plain relative path"));
+    }
+    Ok(dir.join(path))
+}
+
+fn read_lines(path: &Path) -> Result<Vec<String>, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("read {}: {e}", path.display()))?;
+    if !text.is_empty() && !text.ends_with('\n') {
+        return Err(format!("{} does not end with a line break", path.display()));
+    }
+    Ok(text.split_terminator('\n').map(str::to_owned).collect())
+}
+
+fn write_lines(path: &Path, lines: &[impl AsRef<str>]) -> Result<(), String> {
+    let text: String = lines.iter().map(|l| format!("{}\n", l.as_ref())).collect();
+    std::fs::write(path, text).map_err(|e| format!("write {}: {e}", path.display()))
+}
 
 /// The valid spec every case is derived from.
 const BASE: &str = "base";
 /// The crate name of the base spec (its generated files live under this directory).
 const BASE_CRATE: &str = "fixture-broken";
+/// The top-level file of a spec directory.
+const TOP: &str = "ruckus-one.yaml";
+/// The case files, `<name>.yaml` each.
+const CASES: &str = "cases";
+/// The environment variable naming a directory to write the materialised cases to.
+const KEEP_ENV: &str = "BROKEN_SPEC_KEEP";
 
 /// Hand-written files put in the output directory before a run on a broken spec; they must survive.
 const SENTINELS: &[(&str, &str)] = &[
@@ -112,6 +197,76 @@ fn workspace_root() -> &'static Path {
 
 fn fixtures() -> PathBuf {
     workspace_root().join("tests/fixtures/broken")
+}
+
+/// Every entry of `cases/` by case name, with the parsed case or what is wrong with the entry.
+fn cases() -> Vec<(String, Result<Case, String>)> {
+    let dir = fixtures().join(CASES);
+    let mut out: Vec<(String, Result<Case, String>)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+        .map(|entry| {
+            let path = entry.expect("dir entry").path();
+            let file_name = path
+                .file_name()
+                .expect("has a name")
+                .to_string_lossy()
+                .into_owned();
+            match file_name.strip_suffix(".yaml") {
+                Some(name)
+                    if path.is_file()
+                        && !name.is_empty()
+                        && name
+                            .bytes()
+                            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') =>
+                {
+                    (name.to_owned(), parse_case(&path))
+                }
+                _ => (
+                    file_name,
+                    Err(format!(
+                        "not a case: a case is a file `{CASES}/<snake_case_name>.yaml`"
+                    )),
+                ),
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+fn parse_case(path: &Path) -> Result<Case, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("read {}: {e}", path.display()))?;
+    if !text.starts_with("# ") {
+        return Err("the first line must be a `# ` comment saying what is wrong".to_owned());
+    }
+    serde_yaml::from_str(&text).map_err(|e| format!("invalid case file: {e}"))
+}
+
+/// Copies `from` (a directory tree of files) to `to`, which must not exist yet.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir(to).unwrap_or_else(|e| panic!("create {}: {e}", to.display()));
+    for entry in std::fs::read_dir(from).unwrap_or_else(|e| panic!("read {}: {e}", from.display()))
+    {
+        let path = entry.expect("dir entry").path();
+        let target = to.join(path.file_name().expect("has a name"));
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target)
+                .unwrap_or_else(|e| panic!("copy {} to {}: {e}", path.display(), target.display()));
+        }
+    }
+}
+
+/// Writes the broken spec of `case` to `dir` (which must not exist yet): a copy of the base, edited.
+fn materialise(case: &Case, dir: &Path) -> Result<(), String> {
+    copy_dir(&fixtures().join(BASE), dir);
+    for (i, edit) in case.edits.iter().enumerate() {
+        edit.apply(dir)
+            .map_err(|e| format!("edit {} (`{}`): {e}", i + 1, edit.file))?;
+    }
+    Ok(())
 }
 
 /// A fresh directory under the system temp dir, removed on drop (also when a test panics).
@@ -175,12 +330,17 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// Runs `generate` on one broken case; returns what is wrong with the result (empty when right).
-fn run_case(case: &Case) -> Vec<String> {
-    let dir = fixtures().join(case.name);
+/// Materialises one case and runs `generate` on it; returns what is wrong with the result (empty when
+/// right).
+fn run_case(name: &str, case: &Case) -> Vec<String> {
+    let tmp = TempDir::new(name);
+    let dir = tmp.path().join("spec");
+    if let Err(e) = materialise(case, &dir) {
+        return vec![e];
+    }
     let spec = dir.join(TOP);
-    let tmp = TempDir::new(case.name);
-    // The output directory sits inside the temp dir so that writes beside it are caught too.
+    // The output directory sits beside the spec inside the temp dir, so that writes beside it, and
+    // to the spec, are caught too.
     let out = tmp.path().join("out");
     for (rel, content) in SENTINELS {
         let path = out.join(rel);
@@ -208,12 +368,21 @@ fn run_case(case: &Case) -> Vec<String> {
     if output.status.code() == Some(101) || stderr.contains("panicked") {
         problems.push("panicked".to_owned());
     }
-    let prefix = format!("error: {}:{}: ", dir.join(case.file).display(), case.line);
+    let expect = &case.expect;
+    let prefix = format!(
+        "error: {}:{}: ",
+        dir.join(&expect.file).display(),
+        expect.line
+    );
     if !stderr
         .lines()
-        .any(|l| l.starts_with(&prefix) && l[prefix.len()..].contains(case.message))
+        .any(|l| l.starts_with(&prefix) && l[prefix.len()..].contains(&expect.message))
     {
-        problems.push(format!("no line `{prefix}...{}...`", case.message));
+        problems.push(format!(
+            "no line `{}...{}...` (spec dir shortened)",
+            prefix.replace(&format!("{}/", dir.display()), ""),
+            expect.message
+        ));
     }
     let count = stderr.lines().filter(|l| l.starts_with("error: ")).count();
     if count != 1 {
@@ -241,9 +410,9 @@ fn run_case(case: &Case) -> Vec<String> {
         ));
     }
     if !problems.is_empty() {
-        let shown = stderr.replace(&format!("{}/", fixtures().display()), "");
+        let shown = stderr.replace(&format!("{}/", dir.display()), "");
         problems.push(format!(
-            "stderr (fixture dir shortened):\n{}",
+            "stderr (spec dir shortened):\n{}",
             shown.trim_end()
         ));
     }
@@ -252,16 +421,23 @@ fn run_case(case: &Case) -> Vec<String> {
 
 #[test]
 fn every_broken_spec_is_rejected_at_the_right_line_and_writes_nothing() {
+    let cases = cases();
+    assert!(!cases.is_empty(), "no cases under {CASES}/");
     let mut failures = Vec::new();
-    for case in CASES {
-        let problems = run_case(case);
+    for (name, case) in &cases {
+        let (expected, problems) = match case {
+            Ok(case) => (
+                format!(
+                    " (expected {}:{}: ...{}...)",
+                    case.expect.file, case.expect.line, case.expect.message
+                ),
+                run_case(name, case),
+            ),
+            Err(e) => (String::new(), vec![e.clone()]),
+        };
         if !problems.is_empty() {
             failures.push(format!(
-                "{} (expected {}:{}: ...{}...):\n  - {}",
-                case.name,
-                case.file,
-                case.line,
-                case.message,
+                "{name}{expected}:\n  - {}",
                 problems
                     .iter()
                     .map(|p| p.replace('\n', "\n    "))
@@ -274,42 +450,89 @@ fn every_broken_spec_is_rejected_at_the_right_line_and_writes_nothing() {
         failures.is_empty(),
         "{} of {} broken specs misbehave:\n\n{}",
         failures.len(),
-        CASES.len(),
+        cases.len(),
         failures.join("\n\n")
     );
 }
 
+/// The cases are whatever `cases/` holds, so none can be left out; each must be well formed, apply
+/// to the base, change it, and point at a line that exists. Also writes the materialised cases to
+/// `$BROKEN_SPEC_KEEP/<name>/` when that is set.
 #[test]
-fn every_fixture_directory_has_a_row_and_every_row_a_directory() {
-    let mut dirs: Vec<String> = std::fs::read_dir(fixtures())
+fn every_case_file_is_well_formed_and_applies_to_the_base() {
+    let mut entries: Vec<String> = std::fs::read_dir(fixtures())
         .expect("tests/fixtures/broken exists")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.is_dir())
-        .map(|p| {
-            p.file_name()
-                .expect("has a name")
+        .map(|e| {
+            e.expect("dir entry")
+                .file_name()
                 .to_string_lossy()
                 .into_owned()
         })
-        .filter(|n| n != BASE)
         .collect();
-    dirs.sort();
-    let mut rows: Vec<String> = CASES.iter().map(|c| c.name.to_owned()).collect();
-    rows.sort();
-    let before = rows.len();
-    rows.dedup();
-    assert_eq!(rows.len(), before, "a case is listed twice in CASES");
-    assert_eq!(dirs, rows, "fixture directories and CASES rows differ");
-    for case in CASES {
-        let dir = fixtures().join(case.name);
-        assert!(dir.join(TOP).is_file(), "{}: no {TOP}", case.name);
-        assert!(
-            dir.join(case.file).is_file(),
-            "{}: no {}",
-            case.name,
-            case.file
-        );
+    entries.sort();
+    assert_eq!(
+        entries,
+        ["README.md", BASE, CASES],
+        "tests/fixtures/broken holds only the README, the base and the case files"
+    );
+    let keep = std::env::var_os(KEEP_ENV).map(PathBuf::from);
+    let base = snapshot(&fixtures().join(BASE));
+    let mut failures = Vec::new();
+    for (name, case) in cases() {
+        let check = || -> Result<(), String> {
+            let case = case?;
+            let tmp = TempDir::new(&name);
+            let dir = tmp.path().join("spec");
+            materialise(&case, &dir)?;
+            if snapshot(&dir) == base {
+                return Err("the edits leave the base unchanged".to_owned());
+            }
+            let Expect {
+                file,
+                line,
+                message,
+            } = &case.expect;
+            let text = std::fs::read_to_string(inside(&dir, file)?)
+                .map_err(|e| format!("expect.file `{file}`: {e}"))?;
+            let lines = text.lines().count().max(1);
+            if !(1..=lines).contains(line) {
+                return Err(format!(
+                    "expect.line {line} is not a line of `{file}` (1..={lines})"
+                ));
+            }
+            if message.trim().is_empty() {
+                return Err("expect.message is empty".to_owned());
+            }
+            if let Some(keep) = &keep {
+                let dest = keep.join(&name);
+                if dest.exists() {
+                    let ours = dest.join(TOP).is_file()
+                        || std::fs::read_dir(&dest).is_ok_and(|mut d| d.next().is_none());
+                    if !ours {
+                        return Err(format!(
+                            "{KEEP_ENV}: {} exists and is not a materialised case; not replacing it",
+                            dest.display()
+                        ));
+                    }
+                    std::fs::remove_dir_all(&dest)
+                        .map_err(|e| format!("remove {}: {e}", dest.display()))?;
+                }
+                std::fs::create_dir_all(keep)
+                    .map_err(|e| format!("create {}: {e}", keep.display()))?;
+                materialise(&case, &dest)?;
+            }
+            Ok(())
+        };
+        if let Err(e) = check() {
+            failures.push(format!("{name}: {e}"));
+        }
     }
+    assert!(
+        failures.is_empty(),
+        "{} case files are wrong:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// Generating the valid base twice gives the same bytes; `check` passes, then fails with a diff
