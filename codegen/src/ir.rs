@@ -27,15 +27,6 @@ impl Provenance {
             Provenance::Reference(_) => "reference",
         }
     }
-
-    /// One line for docs: the label and, where there is one, the reason or source.
-    pub fn describe(&self) -> String {
-        match self {
-            Provenance::Documented => "documented".to_owned(),
-            Provenance::Inferred(why) => format!("inferred ({why})"),
-            Provenance::Reference(src) => format!("reference ({src})"),
-        }
-    }
 }
 
 /// The whole client.

@@ -52,11 +52,10 @@ pub fn list_tsv(ir: &ir::Ir) -> String {
                     op.method.as_str(),
                     clean(&op.path),
                     op.lifecycle.label(),
-                    clean(&match &op.provenance {
-                        ir::Provenance::Documented => "documented".to_owned(),
-                        ir::Provenance::Inferred(why) => format!("inferred: {why}"),
-                        ir::Provenance::Reference(src) => format!("reference: {src}"),
-                    })
+                    clean(&emit::describe::provenance(
+                        &op.provenance,
+                        emit::describe::Style::Spec
+                    ))
                 ));
             }
         }

@@ -1,6 +1,7 @@
 //! Markdown reference docs: an index, then one page per API area listing each operation
 //! (method, path, lifecycle, provenance, media types) and each type's fields.
 
+use super::describe::{self, Style};
 use super::text::{PREAMBLE, prose, type_doc};
 use crate::ir::{
     ApiIr, AreaIr, AuthKind, FieldIr, Ir, OpIr, Provenance, ResponseKind, TypeIr, TypeKind,
@@ -26,11 +27,7 @@ fn header() -> String {
 }
 
 fn prov(p: &Provenance) -> String {
-    match p {
-        Provenance::Documented => "documented".into(),
-        Provenance::Inferred(why) => format!("**inferred**: {}", prose(why)),
-        Provenance::Reference(src) => format!("reference: {}", prose(src)),
-    }
+    describe::provenance(p, Style::Markdown)
 }
 
 fn index(ir: &Ir) -> String {
@@ -255,24 +252,7 @@ fn operation(s: &mut String, o: &OpIr) {
         }
     }
     if let Some(b) = &o.request {
-        let what = match &b.ty {
-            Some(t) => type_doc(t),
-            None => {
-                let parts: Vec<String> = b
-                    .parts
-                    .iter()
-                    .map(|(n, d)| match d {
-                        Some(d) => format!("`{n}` ({})", prose(d)),
-                        None => format!("`{n}`"),
-                    })
-                    .collect();
-                if parts.is_empty() {
-                    "raw bytes".into()
-                } else {
-                    format!("parts {}", parts.join(", "))
-                }
-            }
-        };
+        let what = describe::request_body(b, Style::Markdown);
         let _ = writeln!(
             s,
             "\nRequest body ({}, {}): {what}",
@@ -282,16 +262,7 @@ fn operation(s: &mut String, o: &OpIr) {
     }
     s.push_str("\n| Status | Media type | Body | Provenance |\n|---|---|---|---|\n");
     for r in &o.responses {
-        let body = match (&r.ty, r.kind) {
-            (Some(t), _) => type_doc(t),
-            (None, ResponseKind::Binary) => "bytes".into(),
-            _ => "none".into(),
-        };
-        let desc = r
-            .description
-            .as_deref()
-            .map(|d| format!(" ({})", prose(d)))
-            .unwrap_or_default();
+        let body = describe::response_body(r, Style::Markdown);
         let mt = if r.kind == ResponseKind::Empty {
             "-".to_owned()
         } else {
@@ -299,7 +270,7 @@ fn operation(s: &mut String, o: &OpIr) {
         };
         let _ = writeln!(
             s,
-            "| {} | {mt} | {body}{desc} | {} |",
+            "| {} | {mt} | {body} | {} |",
             r.status,
             prov(&r.provenance)
         );

@@ -3,7 +3,8 @@
 //! Generated code uses no `crate::` paths, only `super::`, so a fixture's output can be
 //! compiled as a module of a test crate.
 
-use super::text::{doc, ident, inner_doc, prose, provenance_line};
+use super::describe::provenance_line;
+use super::text::{doc, ident, inner_doc, prose};
 use super::types::emit_type;
 use super::{gates, ops};
 use crate::ir::{ApiIr, AreaIr, Ir};

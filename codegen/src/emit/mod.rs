@@ -1,6 +1,7 @@
 //! Emitters: the IR becomes a map of file path (relative to `generated/`) to contents.
 
 mod conformance;
+pub(crate) mod describe;
 mod docs;
 mod gates;
 mod krate;

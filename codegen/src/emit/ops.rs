@@ -1,8 +1,9 @@
 //! Operations: a static descriptor, a request builder with setters for optional parameters,
 //! and a thin method on the API client. All behaviour lives in the runtime.
 
+use super::describe::{self, Style, provenance_line};
 use super::gates;
-use super::text::{doc, ident, prose, provenance_line, rust_type, type_doc};
+use super::text::{doc, ident, prose, rust_type, type_doc};
 use crate::ir::{
     ApiIr, BodyKind, Lifecycle, OpIr, PageStyle, ParamIr, ParamLocation, ResponseKind, TypeRef,
 };
@@ -399,18 +400,7 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
         ));
     }
     if let Some(b) = &op.request {
-        let what = match &b.ty {
-            Some(t) => type_doc(t),
-            None if b.kind == BodyKind::Multipart => {
-                let parts: Vec<String> = b.parts.iter().map(|(n, _)| format!("`{n}`")).collect();
-                if parts.is_empty() {
-                    "multipart form".into()
-                } else {
-                    format!("multipart form with parts {}", parts.join(", "))
-                }
-            }
-            None => "raw bytes".into(),
-        };
+        let what = describe::request_body(b, Style::Rustdoc);
         let req = if b.required {
             "required"
         } else {
@@ -422,17 +412,8 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
         ));
     }
     for r in &op.responses {
-        let body = match (&r.ty, r.kind) {
-            (Some(t), _) => format!("`{}` {}", r.media_type, type_doc(t)),
-            (None, ResponseKind::Binary) => format!("`{}` bytes", r.media_type),
-            _ => "no body".into(),
-        };
-        let desc = r
-            .description
-            .as_deref()
-            .map(|d| format!(" ({})", prose(d)))
-            .unwrap_or_default();
-        l.push(format!("- Response {}: {body}{desc}", r.status));
+        let body = describe::response_body(r, Style::Rustdoc);
+        l.push(format!("- Response {}: {body}", r.status));
     }
     if op.versions.len() > 1 {
         let vs: Vec<String> = op

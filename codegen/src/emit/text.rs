@@ -1,6 +1,6 @@
 //! Shared pieces of emitted text: rustdoc attributes, type tokens, preambles.
 
-use crate::ir::{Provenance, TypeRef};
+use crate::ir::TypeRef;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -55,11 +55,6 @@ pub fn prose(s: &str) -> String {
         }
     }
     out
-}
-
-/// `Provenance: ...` for docs.
-pub fn provenance_line(p: &Provenance) -> String {
-    format!("Provenance: {}.", prose(&p.describe()))
 }
 
 /// The Rust type of a reference, seen from the module of `area`.

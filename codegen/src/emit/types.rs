@@ -1,6 +1,7 @@
 //! Models: structs with `new`, forward-compatible enums, aliases and raw JSON shapes.
 
-use super::text::{doc, ident, prose, provenance_line, rust_type, type_doc};
+use super::describe::provenance_line;
+use super::text::{doc, ident, prose, rust_type, type_doc};
 use crate::ir::{FieldIr, TypeIr, TypeKind, VariantIr};
 use proc_macro2::TokenStream;
 use quote::quote;
