@@ -1,16 +1,15 @@
 //! Waiting for an asynchronous request (a `202 Accepted` answer) to finish by polling its
 //! activity resource.
 
-use std::fmt;
 use std::time::{Duration, Instant};
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::client::Client;
-use crate::error::{DecodeError, Error};
+use crate::error::{ActivityError, DecodeError, Error};
 use crate::operation::Operation;
 use crate::request::Request;
-use serde::de::DeserializeOwned;
 
 /// How [`wait_for_activity`] polls.
 #[derive(Debug, Clone)]
@@ -51,81 +50,6 @@ impl WaitOptions {
     pub fn max_interval(mut self, interval: Duration) -> Self {
         self.max_interval = interval;
         self
-    }
-}
-
-/// An asynchronous request that failed, or did not finish in time.
-#[derive(Debug, Clone)]
-pub struct ActivityError {
-    request_id: String,
-    outcome: Outcome,
-}
-
-#[derive(Debug, Clone)]
-enum Outcome {
-    Failed {
-        error: Option<String>,
-        activity: Value,
-    },
-    TimedOut {
-        waited: Duration,
-        last_status: Option<String>,
-    },
-}
-
-impl ActivityError {
-    /// The request id that was polled.
-    pub fn request_id(&self) -> &str {
-        &self.request_id
-    }
-
-    /// The activity's `error` text when it failed (often a JSON document inside a string).
-    pub fn error_text(&self) -> Option<&str> {
-        match &self.outcome {
-            Outcome::Failed { error, .. } => error.as_deref(),
-            Outcome::TimedOut { .. } => None,
-        }
-    }
-
-    /// The failed activity as received.
-    pub fn activity(&self) -> Option<&Value> {
-        match &self.outcome {
-            Outcome::Failed { activity, .. } => Some(activity),
-            Outcome::TimedOut { .. } => None,
-        }
-    }
-
-    /// Whether waiting gave up before the activity finished.
-    pub fn is_timeout(&self) -> bool {
-        matches!(self.outcome, Outcome::TimedOut { .. })
-    }
-
-    /// The last status seen before giving up (`None` if the activity was never found).
-    pub fn last_status(&self) -> Option<&str> {
-        match &self.outcome {
-            Outcome::TimedOut { last_status, .. } => last_status.as_deref(),
-            Outcome::Failed { .. } => Some("FAIL"),
-        }
-    }
-}
-
-impl fmt::Display for ActivityError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.outcome {
-            Outcome::Failed { error: Some(e), .. } => {
-                write!(f, "activity {} failed: {e}", self.request_id)
-            }
-            Outcome::Failed { error: None, .. } => write!(f, "activity {} failed", self.request_id),
-            Outcome::TimedOut {
-                waited,
-                last_status,
-            } => write!(
-                f,
-                "activity {} did not finish within {waited:?} (last status: {})",
-                self.request_id,
-                last_status.as_deref().unwrap_or("not found yet")
-            ),
-        }
     }
 }
 
@@ -178,10 +102,7 @@ async fn poll(
                             Value::String(s) => s.clone(),
                             other => other.to_string(),
                         });
-                        return Err(Error::Activity(Box::new(ActivityError {
-                            request_id: request_id.to_owned(),
-                            outcome: Outcome::Failed { error, activity },
-                        })));
+                        return Err(ActivityError::failed(request_id, error, activity));
                     }
                     _ => last_status = status,
                 }
@@ -191,13 +112,7 @@ async fn poll(
         }
         let waited = started.elapsed();
         if waited >= options.timeout {
-            return Err(Error::Activity(Box::new(ActivityError {
-                request_id: request_id.to_owned(),
-                outcome: Outcome::TimedOut {
-                    waited,
-                    last_status,
-                },
-            })));
+            return Err(ActivityError::timed_out(request_id, waited, last_status));
         }
         tokio::time::sleep(interval.min(options.timeout - waited)).await;
         interval = interval.mul_f64(1.5).min(options.max_interval);

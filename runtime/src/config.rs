@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use crate::operation::Hosts;
+use crate::operation::{Api, AuthSettings, Hosts};
 use crate::retry::RetryPolicy;
 use crate::secret::Secret;
 
@@ -221,7 +221,7 @@ impl Config {
     }
 
     /// The URL the access token is requested from.
-    pub(crate) fn resolve_token_url(&self, auth: &crate::AuthSettings) -> String {
+    pub(crate) fn resolve_token_url(&self, auth: &AuthSettings) -> String {
         if let Some(url) = &self.token_url {
             return url.clone();
         }
@@ -236,7 +236,7 @@ impl Config {
     }
 
     /// The base URL of an API, prefix included, without trailing slash.
-    pub(crate) fn resolve_base_url(&self, api: &crate::Api) -> String {
+    pub(crate) fn resolve_base_url(&self, api: &Api) -> String {
         if let Some(url) = self.api_base_urls.get(api.name) {
             return url.trim_end_matches('/').to_owned();
         }
@@ -256,7 +256,7 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Api, ApiAuth, AuthSettings};
+    use crate::operation::ApiAuth;
 
     static API: Api = Api {
         name: "ai",

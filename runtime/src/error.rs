@@ -1,10 +1,13 @@
 //! The error type returned by every call.
 
 use std::fmt;
+use std::time::Duration;
 
 use bytes::Bytes;
+use serde_json::Value;
 
 use crate::error_body::ErrorBody;
+use crate::retry::Failure;
 
 /// Everything that can go wrong while calling the service.
 ///
@@ -40,7 +43,7 @@ pub enum Error {
     },
     /// An asynchronous request failed, or did not finish in time (see
     /// [`wait_for_activity`](crate::wait_for_activity)).
-    Activity(Box<crate::activity::ActivityError>),
+    Activity(Box<ActivityError>),
 }
 
 impl Error {
@@ -76,11 +79,21 @@ impl Error {
     /// Whether repeating the call later may succeed: rate limited (429),
     /// locked (423), gateway errors (502, 503, 504), timeouts and transport
     /// errors.
+    ///
+    /// The method is not known here, so this answers as for an idempotent
+    /// one: the client itself repeats gateway errors, timeouts and transport
+    /// errors only for `GET`, `PUT` and `DELETE`.
     pub fn is_retryable(&self) -> bool {
+        self.failure().is_some_and(|f| f.is_retryable(true))
+    }
+
+    /// This error as a failed attempt, for the retry rule; `None` for errors
+    /// that no repetition can cure.
+    pub(crate) fn failure(&self) -> Option<Failure> {
         match self {
-            Error::Transport(_) | Error::Timeout => true,
-            Error::Api(e) => matches!(e.status(), 423 | 429 | 502..=504),
-            _ => false,
+            Error::Transport(_) | Error::Timeout => Some(Failure::Transport),
+            Error::Api(e) => Some(Failure::Status(e.status())),
+            _ => None,
         }
     }
 
@@ -141,17 +154,49 @@ impl std::error::Error for Error {
     }
 }
 
-/// An error answer from the service.
+/// The shape [`ApiError`] and [`DecodeError`] share: status, request id and
+/// body as received of the answer, plus what each type adds (`detail`: the
+/// decoded error body, or why decoding failed).
 #[derive(Clone)]
-pub struct ApiError(Box<ApiErrorInner>);
-
-#[derive(Clone)]
-struct ApiErrorInner {
+struct Answer<T> {
     status: u16,
     request_id: Option<String>,
-    body: ErrorBody,
     raw: Bytes,
+    detail: T,
 }
+
+impl<T: fmt::Debug> Answer<T> {
+    fn new(status: u16, request_id: Option<String>, raw: Bytes, detail: T) -> Box<Self> {
+        Box::new(Answer {
+            status,
+            request_id,
+            raw,
+            detail,
+        })
+    }
+
+    /// `Debug` of the error type `name`, showing `detail` as `field`.
+    fn debug(&self, f: &mut fmt::Formatter<'_>, name: &str, field: &str) -> fmt::Result {
+        f.debug_struct(name)
+            .field("status", &self.status)
+            .field("request_id", &self.request_id)
+            .field(field, &self.detail)
+            .field("raw_body", &String::from_utf8_lossy(&self.raw))
+            .finish()
+    }
+
+    /// ` (request id <id>)`, when the request id is known.
+    fn write_request_id(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.request_id {
+            Some(id) => write!(f, " (request id {id})"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// An error answer from the service.
+#[derive(Clone)]
+pub struct ApiError(Box<Answer<ErrorBody>>);
 
 impl ApiError {
     pub(crate) fn new(
@@ -160,12 +205,7 @@ impl ApiError {
         body: ErrorBody,
         raw: Bytes,
     ) -> Self {
-        ApiError(Box::new(ApiErrorInner {
-            status,
-            request_id,
-            body,
-            raw,
-        }))
+        ApiError(Answer::new(status, request_id, raw, body))
     }
 
     /// HTTP status code.
@@ -181,7 +221,7 @@ impl ApiError {
     /// The body decoded according to the operation's
     /// [`ErrorFamily`](crate::ErrorFamily).
     pub fn body(&self) -> &ErrorBody {
-        &self.0.body
+        &self.0.detail
     }
 
     /// The body exactly as received.
@@ -191,27 +231,20 @@ impl ApiError {
 
     /// The first human-readable explanation of the decoded body, if any.
     pub fn message(&self) -> Option<&str> {
-        self.0.body.message()
+        self.0.detail.message()
     }
 }
 
 impl fmt::Debug for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ApiError")
-            .field("status", &self.0.status)
-            .field("request_id", &self.0.request_id)
-            .field("body", &self.0.body)
-            .field("raw_body", &String::from_utf8_lossy(&self.0.raw))
-            .finish()
+        self.0.debug(f, "ApiError", "body")
     }
 }
 
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "the service answered HTTP {}", self.0.status)?;
-        if let Some(id) = &self.0.request_id {
-            write!(f, " (request id {id})")?;
-        }
+        self.0.write_request_id(f)?;
         match self.message() {
             Some(message) => write!(f, ": {message}"),
             None if self.0.raw.is_empty() => Ok(()),
@@ -224,15 +257,7 @@ impl std::error::Error for ApiError {}
 
 /// A success answer whose body could not be decoded.
 #[derive(Clone)]
-pub struct DecodeError(Box<DecodeErrorInner>);
-
-#[derive(Clone)]
-struct DecodeErrorInner {
-    status: u16,
-    request_id: Option<String>,
-    message: String,
-    raw: Bytes,
-}
+pub struct DecodeError(Box<Answer<String>>);
 
 impl DecodeError {
     pub(crate) fn new(
@@ -241,12 +266,7 @@ impl DecodeError {
         message: String,
         raw: Bytes,
     ) -> Self {
-        DecodeError(Box::new(DecodeErrorInner {
-            status,
-            request_id,
-            message,
-            raw,
-        }))
+        DecodeError(Answer::new(status, request_id, raw, message))
     }
 
     /// HTTP status code of the answer.
@@ -261,7 +281,7 @@ impl DecodeError {
 
     /// Why decoding failed.
     pub fn message(&self) -> &str {
-        &self.0.message
+        &self.0.detail
     }
 
     /// The body exactly as received.
@@ -272,12 +292,7 @@ impl DecodeError {
 
 impl fmt::Debug for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("DecodeError")
-            .field("status", &self.0.status)
-            .field("request_id", &self.0.request_id)
-            .field("message", &self.0.message)
-            .field("raw_body", &String::from_utf8_lossy(&self.0.raw))
-            .finish()
+        self.0.debug(f, "DecodeError", "message")
     }
 }
 
@@ -288,14 +303,110 @@ impl fmt::Display for DecodeError {
             "could not decode the HTTP {} response body",
             self.0.status
         )?;
-        if let Some(id) = &self.0.request_id {
-            write!(f, " (request id {id})")?;
-        }
-        write!(f, ": {}", self.0.message)
+        self.0.write_request_id(f)?;
+        write!(f, ": {}", self.0.detail)
     }
 }
 
 impl std::error::Error for DecodeError {}
+
+/// An asynchronous request that failed, or did not finish in time.
+#[derive(Debug, Clone)]
+pub struct ActivityError {
+    request_id: String,
+    outcome: Outcome,
+}
+
+#[derive(Debug, Clone)]
+enum Outcome {
+    Failed {
+        error: Option<String>,
+        activity: Value,
+    },
+    TimedOut {
+        waited: Duration,
+        last_status: Option<String>,
+    },
+}
+
+impl ActivityError {
+    /// The error for an activity whose status is `FAIL`.
+    pub(crate) fn failed(request_id: &str, error: Option<String>, activity: Value) -> Error {
+        Error::Activity(Box::new(ActivityError {
+            request_id: request_id.to_owned(),
+            outcome: Outcome::Failed { error, activity },
+        }))
+    }
+
+    /// The error for an activity still unfinished after `waited`.
+    pub(crate) fn timed_out(
+        request_id: &str,
+        waited: Duration,
+        last_status: Option<String>,
+    ) -> Error {
+        Error::Activity(Box::new(ActivityError {
+            request_id: request_id.to_owned(),
+            outcome: Outcome::TimedOut {
+                waited,
+                last_status,
+            },
+        }))
+    }
+
+    /// The request id that was polled.
+    pub fn request_id(&self) -> &str {
+        &self.request_id
+    }
+
+    /// The activity's `error` text when it failed (often a JSON document inside a string).
+    pub fn error_text(&self) -> Option<&str> {
+        match &self.outcome {
+            Outcome::Failed { error, .. } => error.as_deref(),
+            Outcome::TimedOut { .. } => None,
+        }
+    }
+
+    /// The failed activity as received.
+    pub fn activity(&self) -> Option<&Value> {
+        match &self.outcome {
+            Outcome::Failed { activity, .. } => Some(activity),
+            Outcome::TimedOut { .. } => None,
+        }
+    }
+
+    /// Whether waiting gave up before the activity finished.
+    pub fn is_timeout(&self) -> bool {
+        matches!(self.outcome, Outcome::TimedOut { .. })
+    }
+
+    /// The last status seen before giving up (`None` if the activity was never found).
+    pub fn last_status(&self) -> Option<&str> {
+        match &self.outcome {
+            Outcome::TimedOut { last_status, .. } => last_status.as_deref(),
+            Outcome::Failed { .. } => Some("FAIL"),
+        }
+    }
+}
+
+impl fmt::Display for ActivityError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.outcome {
+            Outcome::Failed { error: Some(e), .. } => {
+                write!(f, "activity {} failed: {e}", self.request_id)
+            }
+            Outcome::Failed { error: None, .. } => write!(f, "activity {} failed", self.request_id),
+            Outcome::TimedOut {
+                waited,
+                last_status,
+            } => write!(
+                f,
+                "activity {} did not finish within {waited:?} (last status: {})",
+                self.request_id,
+                last_status.as_deref().unwrap_or("not found yet")
+            ),
+        }
+    }
+}
 
 /// At most 200 characters of a body, for messages.
 pub(crate) fn snippet(raw: &[u8]) -> String {

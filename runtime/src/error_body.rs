@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::ErrorFamily;
+use crate::operation::ErrorFamily;
 
 /// The decoded body of an error answer.
 ///

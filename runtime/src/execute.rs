@@ -1,14 +1,16 @@
 //! Sending a prepared request: token, attempts, retries, error decoding.
 
-use bytes::Bytes;
-use reqwest::header::{AUTHORIZATION, HeaderMap, RETRY_AFTER};
+use std::sync::Arc;
 
-use crate::client::Client;
+use bytes::Bytes;
+use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue, RETRY_AFTER};
+
+use crate::auth::Token;
+use crate::client::{Client, Shared};
 use crate::error::{ApiError, Error};
 use crate::error_body;
 use crate::operation::{ApiAuth, ErrorFamily, Method};
 use crate::response::RawResponse;
-use crate::retry::status_is_retryable;
 
 /// A request ready to be sent (and re-sent): everything but the
 /// `Authorization` header.
@@ -23,6 +25,36 @@ pub(crate) struct Prepared {
     pub(crate) api: &'static str,
 }
 
+/// How one attempt failed.
+struct Failed {
+    error: Error,
+    /// Whether the request was sent. When no access token could be obtained
+    /// nothing reached the API, so any method may try again.
+    sent: bool,
+    /// The answer's `Retry-After` header.
+    retry_after: Option<HeaderValue>,
+    /// The access token the API refused with `401`.
+    refused_token: Option<Arc<Token>>,
+}
+
+impl Failed {
+    fn unsent(error: Error) -> Failed {
+        Failed {
+            error,
+            sent: false,
+            retry_after: None,
+            refused_token: None,
+        }
+    }
+
+    fn sent(error: Error) -> Failed {
+        Failed {
+            sent: true,
+            ..Failed::unsent(error)
+        }
+    }
+}
+
 /// Sends `req`, repeating it as the retry policy allows and once more with a
 /// fresh token after a `401`.
 pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawResponse, Error> {
@@ -30,7 +62,6 @@ pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawRespons
     let policy = &shared.config.retry;
     let attempts = policy.attempts();
     let idempotent = req.method.is_idempotent();
-    let method = req.method.to_reqwest();
     let mut failed = 0u32;
     let mut renewed_token = false;
     let unit_token = match req.auth {
@@ -38,71 +69,74 @@ pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawRespons
         ApiAuth::UnitToken => Some(unit_token_header(client, req.api)?),
     };
     loop {
-        let token = match &unit_token {
-            Some(_) => None,
-            None => Some(match shared.tokens.get(&shared.http).await {
-                Ok(token) => token,
-                Err(err) => {
-                    // Nothing reached the API yet, so any method may try again.
-                    failed += 1;
-                    if matches!(err, Error::Transport(_) | Error::Timeout) && failed < attempts {
-                        tokio::time::sleep(policy.delay(failed, None)).await;
-                        continue;
-                    }
-                    return Err(err);
-                }
-            }),
+        let failure = match attempt(shared, &req, unit_token.as_ref()).await {
+            Ok(response) => return Ok(response),
+            Err(failure) => failure,
         };
-        let mut headers = req.headers.clone();
-        match (&token, &unit_token) {
-            (Some(token), _) => headers.insert(AUTHORIZATION, token.header().clone()),
-            (None, Some(unit)) => headers.insert(AUTHORIZATION, unit.clone()),
-            (None, None) => None,
-        };
-        let mut builder = shared
-            .http
-            .request(method.clone(), &req.url)
-            .headers(headers)
-            .timeout(shared.config.request_timeout);
-        if let Some(body) = &req.body {
-            builder = builder.body(body.clone());
-        }
-        let outcome = async {
-            let response = builder.send().await?;
-            let status = response.status().as_u16();
-            let headers = response.headers().clone();
-            let body = response.bytes().await?;
-            Ok::<_, reqwest::Error>((status, headers, body))
-        }
-        .await;
-        let (status, headers, body) = match outcome {
-            Ok(parts) => parts,
-            Err(err) => {
-                let err = Error::from_reqwest(err);
-                failed += 1;
-                if idempotent && err.is_retryable() && failed < attempts {
-                    tokio::time::sleep(policy.delay(failed, None)).await;
-                    continue;
-                }
-                return Err(err);
-            }
-        };
-        if (200..300).contains(&status) {
-            return Ok(RawResponse::new(status, headers, body));
-        }
-        if let (401, false, Some(token)) = (status, renewed_token, &token) {
+        if let (Some(token), false) = (&failure.refused_token, renewed_token) {
             renewed_token = true;
             shared.tokens.invalidate(token);
             continue;
         }
         failed += 1;
-        if status_is_retryable(status, idempotent) && failed < attempts {
-            let retry_after = headers.get(RETRY_AFTER).and_then(|v| v.to_str().ok());
+        let retryable = failure
+            .error
+            .failure()
+            .is_some_and(|f| f.is_retryable(idempotent || !failure.sent));
+        if retryable && failed < attempts {
+            let retry_after = failure.retry_after.as_ref().and_then(|v| v.to_str().ok());
             tokio::time::sleep(policy.delay(failed, retry_after)).await;
             continue;
         }
-        return Err(api_error(status, &headers, body, req.family));
+        return Err(failure.error);
     }
+}
+
+/// Obtains the token if needed and sends `req` once.
+async fn attempt(
+    shared: &Shared,
+    req: &Prepared,
+    unit_token: Option<&HeaderValue>,
+) -> Result<RawResponse, Failed> {
+    let token = match unit_token {
+        Some(_) => None,
+        None => Some(
+            shared
+                .tokens
+                .get(&shared.http)
+                .await
+                .map_err(Failed::unsent)?,
+        ),
+    };
+    let mut headers = req.headers.clone();
+    if let Some(value) = token.as_ref().map(|t| t.header()).or(unit_token) {
+        headers.insert(AUTHORIZATION, value.clone());
+    }
+    let mut builder = shared
+        .http
+        .request(req.method.to_reqwest(), &req.url)
+        .headers(headers)
+        .timeout(shared.config.request_timeout);
+    if let Some(body) = &req.body {
+        builder = builder.body(body.clone());
+    }
+    let outcome = async {
+        let response = builder.send().await?;
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let body = response.bytes().await?;
+        Ok::<_, reqwest::Error>((status, headers, body))
+    }
+    .await;
+    let (status, headers, body) = outcome.map_err(|e| Failed::sent(Error::from_reqwest(e)))?;
+    if (200..300).contains(&status) {
+        return Ok(RawResponse::new(status, headers, body));
+    }
+    Err(Failed {
+        retry_after: headers.get(RETRY_AFTER).cloned(),
+        refused_token: token.filter(|_| status == 401),
+        ..Failed::sent(api_error(status, &headers, body, req.family))
+    })
 }
 
 /// `Bearer <unit token>` from the configuration, marked sensitive.

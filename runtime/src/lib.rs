@@ -17,10 +17,28 @@
 //!   and jitter, honouring `Retry-After` (seconds).
 //! - **Errors** ([`Error`], [`ApiError`], [`ErrorBody`]): status, request id,
 //!   decoded error body of the service's shape and the raw body.
-//! - **Paging** ([`paging::pages`]).
+//! - **Paging** ([`Request::pages`], [`paging::pages`]).
 //!
 //! The client secret and the access token never appear in `Debug` or
 //! `Display` output or in error messages.
+//!
+//! # Contract with generated code
+//!
+//! The generated crate names the following items by their crate-root paths;
+//! those paths, their spelling and the struct-literal field names of the
+//! static descriptions must not change (a rename keeps a re-export under the
+//! old name).
+//!
+//! - For generated code, not for application code: the static descriptions
+//!   [`Api`], [`Hosts`], [`AuthSettings`], [`ApiAuth`], [`Operation`],
+//!   [`MediaTypes`], [`Method`], [`ErrorFamily`], [`Paging`], [`PageStyle`];
+//!   [`Request`] ([`Request::new`] and the methods `tenant`, `query`,
+//!   `header`, `json`, `form`, `multipart`, `binary`, `version`, `pages`,
+//!   `send_json`, `send_bytes`, `send_empty`); [`wait_for_activity`].
+//! - Also application API (the generated crate wraps, returns or re-exports
+//!   them): [`Client`] (`Client::new`), [`Config`], [`Credentials`],
+//!   [`Region`], [`RetryPolicy`], [`Secret`], [`Error`], [`Pages`],
+//!   [`Multipart`], [`UnknownValue`], [`WaitOptions`].
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -41,18 +59,29 @@ mod response;
 mod retry;
 mod secret;
 
-pub use activity::{ActivityError, WaitOptions, wait_for_activity};
-pub use client::Client;
-pub use config::{Config, Credentials, Region};
-pub use enums::UnknownValue;
-pub use error::{ApiError, DecodeError, Error};
-pub use error_body::{ErrorBody, ErrorDetail, ErrorObjectBody, ErrorsArrayBody, StatusMessageBody};
-pub use futures_util::Stream;
-pub use multipart::Multipart;
+// Contract with generated code: items the generated crate uses; not for
+// application code. Their crate-root paths must not change.
+pub use activity::wait_for_activity;
 pub use operation::{
     Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Method, Operation,
 };
-pub use request::{PageStyle, Pages, Paging, Request};
-pub use response::RawResponse;
+pub use paging::{PageStyle, Paging};
+pub use request::Request;
+
+// Also part of that contract, and application API too: the generated crate
+// wraps, returns or re-exports them.
+pub use activity::WaitOptions;
+pub use client::Client;
+pub use config::{Config, Credentials, Region};
+pub use enums::UnknownValue;
+pub use error::Error;
+pub use multipart::Multipart;
+pub use paging::Pages;
 pub use retry::RetryPolicy;
 pub use secret::Secret;
+
+// Application API only.
+pub use error::{ActivityError, ApiError, DecodeError};
+pub use error_body::{ErrorBody, ErrorDetail, ErrorObjectBody, ErrorsArrayBody, StatusMessageBody};
+pub use futures_util::Stream;
+pub use response::RawResponse;

@@ -1,6 +1,7 @@
 //! Walking through paginated list and query operations.
 //!
-//! [`pages`] turns a "fetch page number n" function into a stream of pages
+//! Generated code pages with [`Request::pages`] and a [`Paging`]; both are
+//! built on [`pages`], which turns a "fetch page number n" function into a stream of pages
 //! that ends by itself: after an empty page, after a page shorter than its
 //! page size, when the service repeats the previous page, or after an error.
 //!
@@ -35,10 +36,15 @@
 
 use std::future::Future;
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::pin::Pin;
 
 use futures_util::Stream;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use crate::error::Error;
+use crate::request::Request;
+use crate::response::RawResponse;
 
 /// A page of results, as needed by [`pages`] to decide when to stop.
 pub trait Page {
@@ -117,6 +123,135 @@ where
         };
         Some((Ok(page), state))
     })
+}
+
+/// The pages of a paged operation, as returned by [`Request::pages`]: a boxed stream, so it is
+/// `Unpin` and `Send` (`while let Some(page) = pages.next().await` works as is).
+pub type Pages<'a, T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send + 'a>>;
+
+/// How a paged operation selects its pages (generated code passes one per paged operation).
+#[derive(Debug, Clone, Copy)]
+pub struct Paging {
+    /// Where the page number goes.
+    pub style: PageStyle,
+    /// Field of the response that holds the page's items.
+    pub items: &'static str,
+    /// Number of the first page.
+    pub first_page: u32,
+}
+
+/// Where the page number of a paged operation goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageStyle {
+    /// The `page` query parameter.
+    QueryParams,
+    /// The `page` field of the JSON request body.
+    QueryBody,
+}
+
+impl<'a> Request<'a> {
+    /// Every page of a paged operation, from `paging.first_page`, each decoded into `T`.
+    ///
+    /// The page number goes into the query string (`page=`) or the JSON body's `page` field,
+    /// as `paging.style` says. The stream ends after an empty page, a page with fewer items than
+    /// the page size (the response's `paging.pageSize` or `pageSize`, else the request's), a
+    /// page identical to the previous one, or an error (yielded last).
+    pub fn pages<T: DeserializeOwned + Send + 'a>(self, paging: Paging) -> Pages<'a, T> {
+        let request_size = requested_page_size(&self);
+        let stream = pages(paging.first_page, move |number| {
+            let request = with_page(self.clone(), paging.style, number);
+            async move {
+                let raw = request.send_raw().await?;
+                JsonPage::parse(raw, paging.items, request_size)
+            }
+        });
+        Box::pin(futures_util::StreamExt::map(stream, |page| {
+            page.map(|p: JsonPage<T>| p.value)
+        }))
+    }
+}
+
+/// `request` asking for page `number`.
+fn with_page(mut request: Request<'_>, style: PageStyle, number: u32) -> Request<'_> {
+    match style {
+        PageStyle::QueryParams => {
+            request.remove_query("page");
+            request.query("page", &number);
+        }
+        PageStyle::QueryBody => {
+            let mut body = request
+                .json_body()
+                .filter(Value::is_object)
+                .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
+            if let Some(map) = body.as_object_mut() {
+                map.insert("page".to_owned(), number.into());
+            }
+            request.json(&body);
+        }
+    }
+    request
+}
+
+/// The request's own page size (`pageSize` in the query or the JSON body).
+fn requested_page_size(request: &Request<'_>) -> Option<usize> {
+    let from_query = request.query_value("pageSize").and_then(|v| v.parse().ok());
+    from_query.or_else(|| {
+        request
+            .json_body()?
+            .get("pageSize")?
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+    })
+}
+
+/// One decoded page and what the stop conditions need.
+struct JsonPage<T> {
+    value: T,
+    count: usize,
+    size: Option<usize>,
+    fingerprint: u64,
+}
+
+impl<T: DeserializeOwned> JsonPage<T> {
+    fn parse(raw: RawResponse, items: &str, request_size: Option<usize>) -> Result<Self, Error> {
+        let json: Value = match serde_json::from_slice(raw.body()) {
+            Ok(v) => v,
+            Err(e) => return Err(raw.into_decode_error(e)),
+        };
+        let count = json
+            .get(items)
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        let size = json
+            .get("paging")
+            .and_then(|p| p.get("pageSize"))
+            .or_else(|| json.get("pageSize"))
+            .and_then(Value::as_u64)
+            .and_then(|n| usize::try_from(n).ok())
+            .or(request_size);
+        let fingerprint = fingerprint_of(&json);
+        match serde_json::from_value::<T>(json) {
+            Ok(value) => Ok(JsonPage {
+                value,
+                count,
+                size,
+                fingerprint,
+            }),
+            Err(e) => Err(raw.into_decode_error(e)),
+        }
+    }
+}
+
+impl<T> Page for JsonPage<T> {
+    fn item_count(&self) -> usize {
+        self.count
+    }
+    fn page_size(&self) -> Option<usize> {
+        self.size
+    }
+    fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
 }
 
 #[cfg(test)]

@@ -5,13 +5,12 @@ use std::future::Future;
 use std::pin::Pin;
 
 use bytes::Bytes;
-use futures_util::Stream;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::client::{Client, Tenant};
-use crate::error::{DecodeError, Error};
+use crate::error::Error;
 use crate::execute::{Prepared, execute};
 use crate::multipart::Multipart;
 use crate::operation::Operation;
@@ -48,80 +47,6 @@ enum Body {
     Form(Bytes),
     Multipart { content_type: String, bytes: Bytes },
     Binary(Bytes),
-}
-
-/// The pages of a paged operation, as returned by [`Request::pages`]: a boxed stream, so it is
-/// `Unpin` and `Send` (`while let Some(page) = pages.next().await` works as is).
-pub type Pages<'a, T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send + 'a>>;
-
-/// How a paged operation selects its pages (generated code passes one per paged operation).
-#[derive(Debug, Clone, Copy)]
-pub struct Paging {
-    /// Where the page number goes.
-    pub style: PageStyle,
-    /// Field of the response that holds the page's items.
-    pub items: &'static str,
-    /// Number of the first page.
-    pub first_page: u32,
-}
-
-/// Where the page number of a paged operation goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PageStyle {
-    /// The `page` query parameter.
-    QueryParams,
-    /// The `page` field of the JSON request body.
-    QueryBody,
-}
-
-/// One decoded page and what the stop conditions need.
-struct JsonPage<T> {
-    value: T,
-    count: usize,
-    size: Option<usize>,
-    fingerprint: u64,
-}
-
-impl<T: DeserializeOwned> JsonPage<T> {
-    fn parse(raw: RawResponse, items: &str, request_size: Option<usize>) -> Result<Self, Error> {
-        let json: serde_json::Value = match serde_json::from_slice(raw.body()) {
-            Ok(v) => v,
-            Err(e) => return Err(decode_error(raw, e)),
-        };
-        let count = json
-            .get(items)
-            .and_then(serde_json::Value::as_array)
-            .map_or(0, Vec::len);
-        let size = json
-            .get("paging")
-            .and_then(|p| p.get("pageSize"))
-            .or_else(|| json.get("pageSize"))
-            .and_then(serde_json::Value::as_u64)
-            .and_then(|n| usize::try_from(n).ok())
-            .or(request_size);
-        let fingerprint = crate::paging::fingerprint_of(&json);
-        match serde_json::from_value::<T>(json) {
-            Ok(value) => Ok(JsonPage {
-                value,
-                count,
-                size,
-                fingerprint,
-            }),
-            Err(e) => Err(decode_error(raw, e)),
-        }
-    }
-}
-
-impl<T> crate::paging::Page for JsonPage<T> {
-    fn item_count(&self) -> usize {
-        self.count
-    }
-    fn page_size(&self) -> Option<usize> {
-        self.size
-    }
-    fn fingerprint(&self) -> u64 {
-        self.fingerprint
-    }
 }
 
 type SendFuture<'a> = Pin<Box<dyn Future<Output = Result<RawResponse, Error>> + Send + 'a>>;
@@ -259,7 +184,7 @@ impl<'a> Request<'a> {
         } else {
             serde_json::from_slice(body)
         };
-        result.map_err(|e| decode_error(raw, e))
+        result.map_err(|e| raw.into_decode_error(e))
     }
 
     /// Sends the request and ignores the success body.
@@ -277,74 +202,33 @@ impl<'a> Request<'a> {
         self.send_boxed().await
     }
 
-    /// Every page of a paged operation, from `paging.first_page`, each decoded into `T`.
-    ///
-    /// The page number goes into the query string (`page=`) or the JSON body's `page` field,
-    /// as `paging.style` says. The stream ends after an empty page, a page with fewer items than
-    /// the page size (the response's `paging.pageSize` or `pageSize`, else the request's), a
-    /// page identical to the previous one, or an error (yielded last).
-    pub fn pages<T: DeserializeOwned + Send + 'a>(self, paging: Paging) -> Pages<'a, T> {
-        let request_size = self.page_size();
-        let stream = crate::paging::pages(paging.first_page, move |number| {
-            let request = self.clone().with_page(paging.style, number);
-            async move {
-                let raw = request.send_raw().await?;
-                JsonPage::parse(raw, paging.items, request_size)
-            }
-        });
-        Box::pin(futures_util::StreamExt::map(stream, |page| {
-            page.map(|p: JsonPage<T>| p.value)
-        }))
+    // `Request::pages` is in `paging.rs`, on top of the three helpers below.
+
+    /// The first value of query parameter `name`, as encoded.
+    pub(crate) fn query_value(&self, name: &str) -> Option<&str> {
+        let prefix = format!("{}=", path::encode_component(name));
+        self.query
+            .split('&')
+            .find_map(|p| p.strip_prefix(prefix.as_str()))
     }
 
-    fn with_page(mut self, style: PageStyle, number: u32) -> Self {
-        match style {
-            PageStyle::QueryParams => {
-                let kept: Vec<&str> = self
-                    .query
-                    .split('&')
-                    .filter(|p| !p.is_empty() && !p.starts_with("page="))
-                    .collect();
-                let mut query = kept.join("&");
-                if !query.is_empty() {
-                    query.push('&');
-                }
-                query.push_str(&format!("page={number}"));
-                self.query = query;
-            }
-            PageStyle::QueryBody => {
-                let mut body = match &self.body {
-                    Body::Json(bytes) => serde_json::from_slice::<serde_json::Value>(bytes)
-                        .unwrap_or(serde_json::Value::Null),
-                    _ => serde_json::Value::Null,
-                };
-                if !body.is_object() {
-                    body = serde_json::Value::Object(serde_json::Map::new());
-                }
-                if let Some(map) = body.as_object_mut() {
-                    map.insert("page".to_owned(), number.into());
-                }
-                self.body = Body::Json(Bytes::from(body.to_string()));
-            }
-        }
-        self
-    }
-
-    /// The request's own page size (`pageSize` in the query or the JSON body).
-    fn page_size(&self) -> Option<usize> {
-        let from_query = self
+    /// Removes every query parameter `name`.
+    pub(crate) fn remove_query(&mut self, name: &str) {
+        let prefix = format!("{}=", path::encode_component(name));
+        let kept: Vec<&str> = self
             .query
             .split('&')
-            .find_map(|p| p.strip_prefix("pageSize="))
-            .and_then(|v| v.parse().ok());
-        from_query.or_else(|| match &self.body {
-            Body::Json(bytes) => serde_json::from_slice::<serde_json::Value>(bytes)
-                .ok()?
-                .get("pageSize")?
-                .as_u64()
-                .and_then(|n| usize::try_from(n).ok()),
+            .filter(|p| !p.is_empty() && !p.starts_with(&prefix))
+            .collect();
+        self.query = kept.join("&");
+    }
+
+    /// The JSON body, parsed, if one is set and valid.
+    pub(crate) fn json_body(&self) -> Option<serde_json::Value> {
+        match &self.body {
+            Body::Json(bytes) => serde_json::from_slice(bytes).ok(),
             _ => None,
-        })
+        }
     }
 
     /// The one non-generic path every `send_*` goes through.
@@ -429,25 +313,6 @@ impl<'a> Request<'a> {
 fn static_value(value: &'static str, what: &str) -> Result<HeaderValue, Error> {
     HeaderValue::from_str(value)
         .map_err(|_| Error::invalid(format!("invalid {what} media type `{value}`")))
-}
-
-fn decode_error(raw: RawResponse, err: serde_json::Error) -> Error {
-    let request_id = raw.request_id().map(str::to_owned).or_else(|| {
-        match serde_json::from_slice::<serde_json::Value>(raw.body()) {
-            Ok(serde_json::Value::Object(map)) => map
-                .get("requestId")
-                .and_then(|v| v.as_str())
-                .map(str::to_owned),
-            _ => None,
-        }
-    });
-    let status = raw.status();
-    Error::Decode(DecodeError::new(
-        status,
-        request_id,
-        err.to_string(),
-        raw.into_body(),
-    ))
 }
 
 impl std::fmt::Debug for Request<'_> {

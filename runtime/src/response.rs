@@ -1,7 +1,11 @@
 //! A successful answer, undecoded.
 
+use std::fmt::Display;
+
 use bytes::Bytes;
 use reqwest::header::HeaderMap;
+
+use crate::error::{DecodeError, Error};
 
 /// A success answer (status 2xx) with its headers and body.
 #[derive(Clone, Debug)]
@@ -49,5 +53,26 @@ impl RawResponse {
     /// Consumes the response and returns the body.
     pub fn into_body(self) -> Bytes {
         self.body
+    }
+
+    /// The [`Error::Decode`] for this answer, whose body could not be decoded
+    /// because of `err`. The request id is the `x-request-id` header, or else
+    /// the body's top-level `requestId`.
+    pub(crate) fn into_decode_error(self, err: impl Display) -> Error {
+        let request_id = self.request_id().map(str::to_owned).or_else(|| {
+            match serde_json::from_slice::<serde_json::Value>(&self.body) {
+                Ok(serde_json::Value::Object(map)) => map
+                    .get("requestId")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_owned),
+                _ => None,
+            }
+        });
+        Error::Decode(DecodeError::new(
+            self.status,
+            request_id,
+            err.to_string(),
+            self.body,
+        ))
     }
 }

@@ -105,12 +105,28 @@ impl RetryPolicy {
     }
 }
 
-/// Whether an answer with this status may be repeated.
-pub(crate) fn status_is_retryable(status: u16, idempotent: bool) -> bool {
-    match status {
-        429 | 423 => true,
-        502..=504 => idempotent,
-        _ => false,
+/// A failed attempt, as far as repeating it is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// The connection failed or timed out: whether the service acted on the
+    /// request is unknown.
+    Transport,
+    /// The service answered with this non-success status.
+    Status(u16),
+}
+
+impl Failure {
+    /// Whether the attempt may be repeated, `idempotent` being whether
+    /// repeating it is harmless (an idempotent method, or a request that never
+    /// reached the service). The one retry rule of the crate: `429` and `423`
+    /// always; `502`, `503`, `504`, transport errors and timeouts only when
+    /// `idempotent`.
+    pub(crate) fn is_retryable(self, idempotent: bool) -> bool {
+        match self {
+            Failure::Status(429 | 423) => true,
+            Failure::Status(502..=504) | Failure::Transport => idempotent,
+            Failure::Status(_) => false,
+        }
     }
 }
 
@@ -203,15 +219,17 @@ mod tests {
     }
 
     #[test]
-    fn retryable_statuses() {
-        assert!(status_is_retryable(429, false));
-        assert!(status_is_retryable(423, false));
+    fn retryable_failures() {
+        assert!(Failure::Status(429).is_retryable(false));
+        assert!(Failure::Status(423).is_retryable(false));
         for s in [502, 503, 504] {
-            assert!(status_is_retryable(s, true));
-            assert!(!status_is_retryable(s, false));
+            assert!(Failure::Status(s).is_retryable(true));
+            assert!(!Failure::Status(s).is_retryable(false));
         }
+        assert!(Failure::Transport.is_retryable(true));
+        assert!(!Failure::Transport.is_retryable(false));
         for s in [400, 401, 404, 500, 501] {
-            assert!(!status_is_retryable(s, true));
+            assert!(!Failure::Status(s).is_retryable(true));
         }
     }
 }
