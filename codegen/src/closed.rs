@@ -130,6 +130,8 @@ closed_set! {
     ResponseKind, "response kind" {
         Json = "json",
         Binary = "binary",
+        /// Text such as `text/csv`, returned as a `String`.
+        Text = "text",
         Empty = "empty",
     }
 }
@@ -141,6 +143,9 @@ closed_set! {
         QueryBody = "query_body",
         /// `page` (and `pageSize`) query parameters.
         QueryParams = "page_params",
+        /// Spring-style `page` and `size` query parameters (pages usually from 0), items in
+        /// `content`, the page says when it is the last.
+        Spring = "spring",
     }
 }
 
@@ -150,6 +155,12 @@ closed_set! {
         ErrorsArray = "errors_array",
         ErrorObject = "error_object",
         StatusMessage = "status_message",
+        /// A flat `{code, message, reason, suggestion}` object.
+        FlatObject = "flat_object",
+        /// `errors` as an object mapping a field to its message.
+        ErrorsMap = "errors_map",
+        /// The resident portal's `{status, timestamp, message, detailedMessage, validationErrors}`.
+        Portal = "portal",
     }
 }
 
@@ -185,7 +196,9 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("pagination style `paging_envelope` must be query_body or page_params"),
+            err.contains(
+                "pagination style `paging_envelope` must be query_body, page_params or spring"
+            ),
             "{err}"
         );
     }

@@ -162,11 +162,19 @@ impl Samples<'_> {
                     quote!(support::same_json(&out, #json, #id);),
                 )
             }
+            (ResponseKind::Json, None) => (
+                quote!(Answer::Json("{}")),
+                quote!(support::same_json(&out, "{}", #id);),
+            ),
             (ResponseKind::Binary, _) => (
                 quote!(Answer::Bytes(b"\x00binary\r\nsample")),
                 quote!(assert_eq!(&out[..], b"\x00binary\r\nsample", #id);),
             ),
-            _ => (quote!(Answer::Empty), quote!(let () = out;)),
+            (ResponseKind::Text, _) => (
+                quote!(Answer::Bytes(b"name,id\r\nsample,1\r\n")),
+                quote!(assert_eq!(out, "name,id\r\nsample,1\r\n", #id);),
+            ),
+            (ResponseKind::Empty, _) => (quote!(Answer::Empty), quote!(let () = out;)),
         };
         let gate = gates::operation(op);
         let allow = match op.lifecycle {

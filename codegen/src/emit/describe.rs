@@ -67,15 +67,20 @@ pub fn request_body(b: &BodyIr, style: Style) -> String {
 /// What a response carries, with its description in parentheses. Rustdoc names the media
 /// type in the text; Markdown has a column of its own for it.
 pub fn response_body(r: &ResponseIr, style: Style) -> String {
-    let body = match (style, &r.ty, r.kind) {
-        (Style::Markdown, Some(t), _) => type_doc(t),
-        (Style::Markdown, None, ResponseKind::Binary) => "bytes".into(),
-        (Style::Markdown, None, _) => "none".into(),
-        (Style::Rustdoc | Style::Spec, Some(t), _) => format!("`{}` {}", r.media_type, type_doc(t)),
-        (Style::Rustdoc | Style::Spec, None, ResponseKind::Binary) => {
-            format!("`{}` bytes", r.media_type)
-        }
-        (Style::Rustdoc | Style::Spec, None, _) => "no body".into(),
+    let what = match (&r.ty, r.kind) {
+        (Some(t), _) => type_doc(t),
+        (None, ResponseKind::Binary) => "bytes".into(),
+        (None, ResponseKind::Text) => "text".into(),
+        (None, ResponseKind::Json) => "raw JSON".into(),
+        (None, ResponseKind::Empty) => String::new(),
+    };
+    let body = match (style, r.kind) {
+        (_, ResponseKind::Empty) => match style {
+            Style::Markdown => "none".into(),
+            Style::Rustdoc | Style::Spec => "no body".into(),
+        },
+        (Style::Markdown, _) => what,
+        (Style::Rustdoc | Style::Spec, _) => format!("`{}` {what}", r.media_type),
     };
     let desc = r
         .description

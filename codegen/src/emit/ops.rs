@@ -22,12 +22,18 @@ fn param_type(p: &ParamIr, area: &str) -> TokenStream {
     }
 }
 
+/// The Rust type of a JSON body (the validator gives every JSON response a type).
+fn json_type(t: Option<&TypeRef>, area: &str) -> TokenStream {
+    t.map_or_else(|| quote!(serde_json::Value), |t| rust_type(t, area))
+}
+
 /// Where an operation's 2xx body goes: its Rust type and the runtime call that decodes it.
 fn output(op: &OpIr, area: &str) -> (TokenStream, TokenStream) {
-    match (op.success.kind, &op.success.ty) {
-        (ResponseKind::Json, Some(t)) => (rust_type(t, area), quote!(send_json)),
-        (ResponseKind::Binary, _) => (quote!(bytes::Bytes), quote!(send_bytes)),
-        _ => (quote!(()), quote!(send_empty)),
+    match op.success.kind {
+        ResponseKind::Json => (json_type(op.success.ty.as_ref(), area), quote!(send_json)),
+        ResponseKind::Binary => (quote!(bytes::Bytes), quote!(send_bytes)),
+        ResponseKind::Text => (quote!(String), quote!(send_text)),
+        ResponseKind::Empty => (quote!(()), quote!(send_empty)),
     }
 }
 
@@ -151,6 +157,7 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
             let where_page = match p.style {
                 PageStyle::QueryBody => "JSON body's `page` field",
                 PageStyle::QueryParams => "`page` query parameter",
+                PageStyle::Spring => "`page` query parameter (the page size in `size`)",
             };
             let d = doc(&[
                 format!(
@@ -182,6 +189,10 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
         ),
         ResponseKind::Binary => format!(
             "Sends the request and returns the `{}` response body as bytes.",
+            op.success.status
+        ),
+        ResponseKind::Text => format!(
+            "Sends the request and returns the `{}` response body as text.",
             op.success.status
         ),
         ResponseKind::Empty => format!(

@@ -367,7 +367,7 @@ impl Validator {
         let kind = match (r.kind, &ty) {
             (None | Some(ResponseKind::Json), Some(_)) => ResponseKind::Json,
             (None | Some(ResponseKind::Empty), None) => ResponseKind::Empty,
-            (Some(ResponseKind::Binary), None) => ResponseKind::Binary,
+            (Some(k @ (ResponseKind::Binary | ResponseKind::Text)), None) => k,
             (Some(k), _) => {
                 self.err(
                     rat,
@@ -387,6 +387,7 @@ impl Validator {
         let media_type = r.media_type.clone().unwrap_or_else(|| {
             match kind {
                 ResponseKind::Binary => "application/octet-stream",
+                ResponseKind::Text => "text/plain",
                 ResponseKind::Json | ResponseKind::Empty => "application/json",
             }
             .to_owned()
