@@ -84,6 +84,16 @@ pub struct ApiIr {
     pub areas: Vec<AreaIr>,
 }
 
+impl ApiIr {
+    /// The activity operation `wait_for_activity` and `send_and_wait` poll, with its area.
+    pub fn activity(&self) -> Option<(&AreaIr, &OpIr)> {
+        let id = self.activity_operation.as_ref()?;
+        self.areas
+            .iter()
+            .find_map(|a| a.operations.iter().find(|o| &o.id == id).map(|o| (a, o)))
+    }
+}
+
 #[derive(Debug)]
 pub struct HostsIr {
     pub asia: String,
@@ -282,6 +292,7 @@ pub struct BodyIr {
     pub required: bool,
     pub parts: Vec<(String, Option<String>)>,
     pub description: Option<String>,
+    pub provenance: Provenance,
 }
 
 #[derive(Debug, Clone)]
@@ -338,6 +349,8 @@ pub struct OpIr {
     /// The first 2xx response: what `send` returns.
     pub success: ResponseIr,
     pub versions: Vec<VersionIr>,
+    /// Where the offered versions come from.
+    pub versions_provenance: Provenance,
     pub error_family: String,
     pub error_kind: FamilyKind,
     pub pagination: Option<PaginationIr>,

@@ -339,6 +339,9 @@ pub struct Operation {
     /// sets them apart.
     #[serde(default)]
     pub media_types: Vec<MediaTypeEntry>,
+    /// Provenance of `media_types` (which versions exist, which one is the default).
+    #[serde(default)]
+    pub media_types_provenance: Option<String>,
     /// Error family name; defaults to the API's.
     #[serde(default)]
     pub error_family: Option<String>,
@@ -431,6 +434,9 @@ pub struct RequestBody {
     pub parts: Vec<Part>,
     #[serde(default)]
     pub description: Option<String>,
+    /// Provenance of the body's presence, kind and required flag.
+    #[serde(default)]
+    pub provenance: Option<String>,
 }
 
 fn yes() -> bool {

@@ -259,6 +259,9 @@ fn operation(s: &mut String, o: &OpIr) {
             b.kind.as_str(),
             if b.required { "required" } else { "optional" }
         );
+        if !matches!(b.provenance, Provenance::Documented) {
+            let _ = writeln!(s, "\nRequest body provenance: {}", prov(&b.provenance));
+        }
     }
     s.push_str("\n| Status | Media type | Body | Provenance |\n|---|---|---|---|\n");
     for r in &o.responses {
@@ -287,6 +290,9 @@ fn operation(s: &mut String, o: &OpIr) {
             .as_deref()
             .map_or("-".to_owned(), |c| format!("`{c}`"));
         let _ = writeln!(s, "| {}{def} | {ct} | `{}` |", v.label, v.accept);
+    }
+    if !matches!(o.versions_provenance, Provenance::Documented) {
+        let _ = writeln!(s, "\nMedia types provenance: {}", prov(&o.versions_provenance));
     }
     if !o.notes.is_empty() {
         s.push_str("\nNotes:\n");

@@ -16,7 +16,7 @@ use quote::quote;
 pub const RESERVED_API_NAMES: &[&str] = &["runtime", "new", "with_tenant"];
 
 /// Methods every API client has besides its operations (an operation's method is its id).
-pub const RESERVED_CLIENT_METHODS: &[&str] = &["new", "runtime", "wait_for_activity"];
+pub const RESERVED_CLIENT_METHODS: &[&str] = &["new", "runtime", "raw", "wait_for_activity"];
 
 /// `Cargo.toml` of the client crate.
 pub fn cargo_toml(ir: &Ir) -> String {
@@ -120,7 +120,7 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
         #docs
         #![warn(missing_docs)]
         pub use ruckus_one_runtime as runtime;
-        pub use ruckus_one_runtime::{Config, Credentials, Error, Multipart, Region, RetryPolicy, Secret, WaitOptions};
+        pub use ruckus_one_runtime::{ApiError, Config, Credentials, Error, ErrorBody, Method, Multipart, RawRequest, Region, RetryPolicy, Secret, WaitOptions};
 
         #(#mods)*
 
@@ -235,6 +235,16 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
         "Each method returns a request builder; nothing is sent until its `send` is awaited."
             .into(),
     ]);
+    let raw_doc = doc(&[
+        format!(
+            "A request to any path of the {}, for operations this client does not generate.",
+            prose(&api.title)
+        ),
+        String::new(),
+        "`path` is relative to the API's base (host and prefix) and sent as given: encode its".into(),
+        "parameters yourself. The request goes through the same authentication, tenant header,".into(),
+        "retries and typed errors as the generated operations.".into(),
+    ]);
     quote! {
         #docs
         #(#mods)*
@@ -264,6 +274,11 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
             /// The runtime client these operations use.
             pub fn runtime(&self) -> &'a ruckus_one_runtime::Client {
                 self.client
+            }
+
+            #raw_doc
+            pub fn raw(&self, method: ruckus_one_runtime::Method, path: &str) -> ruckus_one_runtime::RawRequest<'a> {
+                ruckus_one_runtime::RawRequest::new(self.client, &API, method, path)
             }
         }
     }

@@ -5,14 +5,16 @@ use super::describe::{self, Style, provenance_line};
 use super::gates;
 use super::text::{doc, ident, prose, rust_type, type_doc};
 use crate::ir::{
-    ApiIr, BodyKind, Lifecycle, OpIr, PageStyle, ParamIr, ParamLocation, ResponseKind, TypeRef,
+    ApiIr, BodyKind, Lifecycle, OpIr, PageStyle, ParamIr, ParamLocation, Provenance, ResponseKind,
+    TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// Methods every request builder has besides the setters of its optional parameters: no
 /// parameter may take these names (the validator asks here).
-pub const RESERVED_BUILDER_METHODS: &[&str] = &["tenant", "version", "body", "send", "pages"];
+pub const RESERVED_BUILDER_METHODS: &[&str] =
+    &["tenant", "version", "body", "send", "pages", "send_and_wait"];
 
 /// The argument type of a parameter and how it is passed to the runtime.
 fn param_type(p: &ParamIr, area: &str) -> TokenStream {
@@ -65,6 +67,12 @@ fn query_and_header_params(op: &OpIr) -> impl Iterator<Item = (&ParamIr, &'stati
 /// Static descriptor, version enum, builder struct and its impl.
 pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
     let gate = gates::operation(op);
+    // The activity operation's descriptor is polled from every area's `send_and_wait`.
+    let vis = match api.activity() {
+        Some((_, act)) if act.id == op.id => quote!(pub(super)),
+        _ => quote!(),
+    };
+    let send_and_wait = send_and_wait(op, api, area);
     let stat = ident(&op.static_name);
     let builder = ident(&op.builder);
     let id = &op.id;
@@ -215,7 +223,7 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
     ]);
     quote! {
         #gate
-        static #stat: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+        #vis static #stat: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
             id: #id,
             method: ruckus_one_runtime::Method::#method,
             path: #path,
@@ -249,6 +257,45 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
             pub async fn send(self) -> Result<#out_ty, ruckus_one_runtime::Error> {
                 self.req.#send_call().await
             }
+
+            #send_and_wait
+        }
+    }
+}
+
+/// `send_and_wait` for an asynchronous (202) operation of an API that has an activity operation.
+fn send_and_wait(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
+    let Some((home, act)) = api.activity() else {
+        return quote!();
+    };
+    if !op.asynchronous || act.id == op.id {
+        return quote!();
+    }
+    let stat = ident(&act.static_name);
+    let descriptor = if home.name == area {
+        quote!(#stat)
+    } else {
+        let home = ident(&home.name);
+        quote!(super::#home::#stat)
+    };
+    let out = output(act, area).0;
+    let d = doc(&[
+        "Sends the request, then waits for the asynchronous work it started to finish.".into(),
+        String::new(),
+        format!(
+            "Polls `{} {}` with the answer's `requestId`, acting for the same tenant as this request;",
+            act.method.as_str(),
+            act.path
+        ),
+        "returns the activity on success; a failed activity or the timeout is `Error::Activity`.".into(),
+    ]);
+    quote! {
+        #d
+        pub async fn send_and_wait(
+            self,
+            options: &ruckus_one_runtime::WaitOptions,
+        ) -> Result<#out, ruckus_one_runtime::Error> {
+            self.req.send_and_wait(&#descriptor, options).await
         }
     }
 }
@@ -421,6 +468,9 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
             "- Request body ({}, {req}): {what}",
             b.kind.as_str()
         ));
+        if !matches!(b.provenance, Provenance::Documented) {
+            l.push(format!("  {}", provenance_line(&b.provenance)));
+        }
     }
     for r in &op.responses {
         let body = describe::response_body(r, Style::Rustdoc);
@@ -446,6 +496,12 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
             )),
             None => l.push(format!("- Media types: Accept `{}`", v.accept)),
         }
+    }
+    if !matches!(op.versions_provenance, Provenance::Documented) {
+        l.push(format!(
+            "- Media types: {}",
+            provenance_line(&op.versions_provenance)
+        ));
     }
     if op.asynchronous {
         l.push(

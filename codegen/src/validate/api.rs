@@ -50,6 +50,8 @@ impl Validator {
             .iter()
             .map(|(file, area)| self.area(&api.name, file, area, root, &mut ctx))
             .collect();
+        let mut area_irs = area_irs;
+        waiting_uses_activities(api, &mut area_irs);
         self.cross_area_checks(&area_irs, areas, &ctx);
         let activity_operation = self.activity_operation(api, &area_irs, at);
         ApiIr {
@@ -307,5 +309,30 @@ impl Validator {
             );
         }
         Some(id.clone())
+    }
+}
+
+/// An area whose asynchronous operations wait for activities uses the activity operation's
+/// area (its `send_and_wait` polls it), so that area's feature comes with it.
+fn waiting_uses_activities(api: &spec::Api, areas: &mut [AreaIr]) {
+    let Some(id) = &api.activity_operation else {
+        return;
+    };
+    let Some(home) = areas
+        .iter()
+        .find(|a| a.operations.iter().any(|o| &o.id == id))
+        .map(|a| a.name.clone())
+    else {
+        return;
+    };
+    for area in areas.iter_mut().filter(|a| a.name != home) {
+        let waits = area
+            .operations
+            .iter()
+            .any(|o| o.is_generated() && o.asynchronous);
+        if waits && !area.uses.contains(&home) {
+            area.uses.push(home.clone());
+            area.uses.sort();
+        }
     }
 }

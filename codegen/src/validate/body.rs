@@ -80,6 +80,7 @@ impl Validator {
                 .map(|p| (p.name.clone(), p.description.clone()))
                 .collect(),
             description: b.description.clone(),
+            provenance: self.provenance(at, b.provenance.as_deref()),
         })
     }
 

@@ -86,6 +86,10 @@ impl Validator {
             responses,
             success,
             versions,
+            versions_provenance: self.provenance(
+                &at.with(&["media_types_provenance:"]),
+                op.media_types_provenance.as_deref(),
+            ),
             error_family,
             error_kind,
             pagination,
@@ -430,10 +434,14 @@ impl Validator {
             }
             return None;
         };
-        if successes
-            .iter()
-            .any(|s| s.kind != success.kind || s.ty != success.ty)
-        {
+        // An empty 2xx may stand beside raw JSON (decoded as `null`); otherwise one shape.
+        let raw = |t: &Option<TypeRef>| matches!(t, Some(TypeRef::Json | TypeRef::NotShown(_)));
+        if successes.iter().any(|s| {
+            let empty_beside_raw = s.kind == ResponseKind::Empty
+                && success.kind == ResponseKind::Json
+                && raw(&success.ty);
+            (s.kind != success.kind || s.ty != success.ty) && !empty_beside_raw
+        }) {
             self.err(
                 &at.with(&["responses:"]),
                 format!("operation `{}` has 2xx responses of different shapes; this generator supports one success shape per operation", op.id),
