@@ -38,27 +38,123 @@ pub fn generate(top: &Path) -> Result<BTreeMap<String, String>, Vec<Diagnostic>>
 }
 
 /// The TSV listing of every operation (removed ones included), header first.
+///
+/// After the seven descriptive columns come the wire facts the client works with: the 2xx
+/// statuses it accepts, the request and response body types (Rust spelling without module
+/// paths; `raw` for untyped JSON), the media types offered across versions, the default
+/// version's media type, the paging style and items field, and whether it answers 202.
 pub fn list_tsv(ir: &ir::Ir) -> String {
     let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
-    let mut out = String::from("api\tid\tname\tmethod\tpath\tstatus\tprovenance\n");
+    let mut out = String::from(
+        "api\tid\tname\tmethod\tpath\tstatus\tprovenance\tsuccess\trequest_type\tresponse_type\tcontent_types\taccepts\tdefault_version\tpaging\tasync\n",
+    );
     for api in &ir.apis {
         for area in &api.areas {
             for op in &area.operations {
-                out.push_str(&format!(
-                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
-                    api.name,
-                    op.id,
-                    clean(&op.name),
-                    op.method.as_str(),
-                    clean(&op.path),
-                    op.lifecycle.label(),
-                    clean(&emit::describe::provenance(
-                        &op.provenance,
-                        emit::describe::Style::Spec
-                    ))
-                ));
+                let cells = [
+                    api.name.clone(),
+                    op.id.clone(),
+                    op.name.clone(),
+                    op.method.as_str().to_owned(),
+                    op.path.clone(),
+                    op.lifecycle.label().to_owned(),
+                    emit::describe::provenance(&op.provenance, emit::describe::Style::Spec),
+                ]
+                .into_iter()
+                .chain(list_wire_cells(op));
+                let row: Vec<String> = cells.map(|c| clean(&c)).collect();
+                out.push_str(&row.join("\t"));
+                out.push('\n');
             }
         }
     }
     out
+}
+
+/// The `success` ... `async` cells of an operation's `list` row.
+fn list_wire_cells(op: &ir::OpIr) -> [String; 8] {
+    use ir::{BodyKind, ResponseKind};
+    let success: Vec<String> = op
+        .responses
+        .iter()
+        .filter(|r| (200..300).contains(&r.status))
+        .map(|r| r.status.to_string())
+        .collect();
+    let request_type = op.request.as_ref().map_or(String::new(), |b| match b.kind {
+        BodyKind::Json | BodyKind::Form => body_type_spelling(b.ty.as_ref()),
+        BodyKind::Multipart => "Multipart".into(),
+        BodyKind::Binary => "Bytes".into(),
+    });
+    let response_type = match op.success.kind {
+        ResponseKind::Json => body_type_spelling(op.success.ty.as_ref()),
+        ResponseKind::Binary => "Bytes".into(),
+        ResponseKind::Text => "String".into(),
+        ResponseKind::Empty => "()".into(),
+    };
+    let distinct = |media: Vec<&String>| {
+        let mut seen: Vec<&String> = Vec::new();
+        for m in media {
+            if !seen.contains(&m) {
+                seen.push(m);
+            }
+        }
+        seen.iter()
+            .map(|m| m.as_str())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let content_types = distinct(
+        op.versions
+            .iter()
+            .filter_map(|v| v.content_type.as_ref())
+            .collect(),
+    );
+    let accepts = match op.success.kind {
+        ResponseKind::Empty => String::new(),
+        _ => distinct(op.versions.iter().map(|v| &v.accept).collect()),
+    };
+    let default_version = op.versions.first().map_or(String::new(), |v| {
+        match (op.success.kind, &v.content_type) {
+            (ResponseKind::Json, _) | (_, None) => v.accept.clone(),
+            (_, Some(ct)) => ct.clone(),
+        }
+    });
+    let paging = op.pagination.as_ref().map_or(String::new(), |p| {
+        format!("{}:{}", p.style.as_str(), p.items)
+    });
+    let asynchronous = if op.asynchronous { "yes" } else { "no" };
+    [
+        success.join(","),
+        request_type,
+        response_type,
+        content_types,
+        accepts,
+        default_version,
+        paging,
+        asynchronous.into(),
+    ]
+}
+
+/// A JSON body's Rust type for `list`: `raw` for untyped JSON, type names without module paths.
+fn body_type_spelling(ty: Option<&ir::TypeRef>) -> String {
+    match ty {
+        None | Some(ir::TypeRef::Json | ir::TypeRef::NotShown(_)) => "raw".into(),
+        Some(t) => type_spelling(t),
+    }
+}
+
+/// A type's Rust spelling as the generated code writes it, without module paths.
+fn type_spelling(t: &ir::TypeRef) -> String {
+    use ir::TypeRef;
+    match t {
+        TypeRef::String => "String".into(),
+        TypeRef::Integer => "i64".into(),
+        TypeRef::Int32 => "i32".into(),
+        TypeRef::Number => "f64".into(),
+        TypeRef::Boolean => "bool".into(),
+        TypeRef::Json | TypeRef::NotShown(_) => "serde_json::Value".into(),
+        TypeRef::Array(inner) => format!("Vec<{}>", type_spelling(inner)),
+        TypeRef::Map(inner) => format!("BTreeMap<String, {}>", type_spelling(inner)),
+        TypeRef::Named { name, .. } => name.clone(),
+    }
 }

@@ -4,12 +4,15 @@
 //!   spec has errors; diagnostics name file and line).
 //! - `cargo xtask check`: fail with a unified diff when `generated/` is not what the spec gives.
 //! - `cargo xtask list`: a TSV of every operation in the spec.
+//! - `cargo xtask audit [--openapi DIR] [--tsv | --summary]`: compare the spec with the vendor's
+//!   OpenAPI descriptions (a report; see [`audit`]).
 //! - `cargo xtask bench-build [--runs N] [--full]`: cold build times of the client crate per
 //!   feature set (a benchmark that prints figures, not a test).
 //!
 //! `--spec FILE` and `--out DIR` point the commands at another spec or output directory (tests
 //! use them with broken fixture specs); paths are then taken as given.
 
+mod audit;
 mod bench;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -66,21 +69,11 @@ fn parse_args(args: &[String]) -> Result<(String, Paths), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("bench-build") {
-        return match bench::run(&workspace_root(), &args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(msg) => {
-                eprintln!("{msg}");
-                ExitCode::FAILURE
-            }
-        };
-    }
-    let result = parse_args(&args).and_then(|(command, paths)| match command.as_str() {
-        "generate" => generate(&paths),
-        "check" => check(&paths),
-        "list" => list(&paths),
-        _ => Err(usage()),
-    });
+    let result = match args.first().map(String::as_str) {
+        Some("bench-build") => bench::run(&workspace_root(), &args[1..]),
+        Some("audit") => audit::run(&args[1..]),
+        _ => run(&args),
+    };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
@@ -90,8 +83,21 @@ fn main() -> ExitCode {
     }
 }
 
+/// The commands that take `--spec` and `--out`.
+fn run(args: &[String]) -> Result<(), String> {
+    parse_args(args).and_then(|(command, paths)| match command.as_str() {
+        "generate" => generate(&paths),
+        "check" => check(&paths),
+        "list" => list(&paths),
+        _ => Err(usage()),
+    })
+}
+
 fn usage() -> String {
-    "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set".into()
+    format!(
+        "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n{}\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set",
+        audit::usage()
+    )
 }
 
 fn workspace_root() -> PathBuf {

@@ -641,9 +641,9 @@ fn list_prints_a_header_and_one_row_per_operation() {
     assert_eq!(
         lines,
         [
-            "api\tid\tname\tmethod\tpath\tstatus\tprovenance",
-            "demo\tlist_items\tList Items\tGET\t/items\tstable\tdocumented",
-            "demo\tget_item\tGet Item\tGET\t/items/{itemId}\tstable\tdocumented",
+            "api\tid\tname\tmethod\tpath\tstatus\tprovenance\tsuccess\trequest_type\tresponse_type\tcontent_types\taccepts\tdefault_version\tpaging\tasync",
+            "demo\tlist_items\tList Items\tGET\t/items\tstable\tdocumented\t200\t\tVec<Item>\t\tapplication/json\tapplication/json\t\tno",
+            "demo\tget_item\tGet Item\tGET\t/items/{itemId}\tstable\tdocumented\t200\t\tItem\t\tapplication/json\tapplication/json\t\tno",
         ],
         "unexpected listing:\n{stdout}"
     );
