@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::client::Client;
+use crate::client::{Client, Tenant};
 use crate::error::{ActivityError, DecodeError, Error};
 use crate::operation::Operation;
 use crate::request::Request;
@@ -59,13 +59,42 @@ impl WaitOptions {
 ///
 /// `404` answers are expected while the activity is being created and mean "not yet"; other
 /// errors end the wait. Generated clients call this from their `wait_for_activity` method.
+///
+/// Polls as `client` acts (its delegated tenant, if any). An activity belongs to the tenant the
+/// request was made for: after a request sent with [`Request::tenant`], poll with
+/// [`wait_for_activity_as`], or send it with [`Request::send_and_wait`].
 pub async fn wait_for_activity<T: DeserializeOwned>(
     client: &Client,
     op: &'static Operation,
     request_id: &str,
     options: &WaitOptions,
 ) -> Result<T, Error> {
-    let activity = poll(client, op, request_id, options).await?;
+    wait(client, op, request_id, None, options).await
+}
+
+/// [`wait_for_activity`] acting for the delegated tenant `tenant` (sent in the tenant header of
+/// every poll), as a request with [`Request::tenant`] does; with `None`, exactly
+/// [`wait_for_activity`]. An invalid tenant id is an [`Error::InvalidRequest`].
+pub async fn wait_for_activity_as<T: DeserializeOwned>(
+    client: &Client,
+    op: &'static Operation,
+    request_id: &str,
+    tenant: Option<&str>,
+    options: &WaitOptions,
+) -> Result<T, Error> {
+    let tenant = tenant.map(Tenant::new).transpose()?;
+    wait(client, op, request_id, tenant, options).await
+}
+
+/// Waits for the activity, polling for `tenant` (else as `client` acts).
+pub(crate) async fn wait<T: DeserializeOwned>(
+    client: &Client,
+    op: &'static Operation,
+    request_id: &str,
+    tenant: Option<Tenant>,
+    options: &WaitOptions,
+) -> Result<T, Error> {
+    let activity = poll(client, op, request_id, tenant.as_ref(), options).await?;
     serde_json::from_value(activity.clone()).map_err(|e| {
         Error::Decode(DecodeError::new(
             200,
@@ -80,16 +109,18 @@ async fn poll(
     client: &Client,
     op: &'static Operation,
     request_id: &str,
+    tenant: Option<&Tenant>,
     options: &WaitOptions,
 ) -> Result<Value, Error> {
     let started = Instant::now();
     let mut interval = options.initial_interval;
     let mut last_status = None;
     loop {
-        match Request::new(client, op, &[request_id])
-            .send_json::<Value>()
-            .await
-        {
+        let mut request = Request::new(client, op, &[request_id]);
+        if let Some(tenant) = tenant {
+            request.set_tenant(tenant.clone());
+        }
+        match request.send_json::<Value>().await {
             Ok(activity) => {
                 let status = activity
                     .get("status")

@@ -6,7 +6,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use serde_json::Value;
 
-use crate::error_body::ErrorBody;
+use crate::error_body::{self, ErrorBody, ErrorDetail};
 use crate::retry::Failure;
 
 /// Everything that can go wrong while calling the service.
@@ -63,6 +63,32 @@ impl Error {
         match self {
             Error::Api(e) => e.request_id(),
             Error::Decode(e) => e.request_id(),
+            _ => None,
+        }
+    }
+
+    /// The first service-specific error code (such as `WIFI-10001`) of the
+    /// service's error answer, or of a failed activity's error; `None` for
+    /// other errors and for answers without a code.
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            Error::Api(e) => e.code(),
+            Error::Activity(e) => e.details().iter().find_map(|d| d.code.as_deref()),
+            _ => None,
+        }
+    }
+
+    /// The first human-readable explanation of the service's error answer,
+    /// or of a failed activity's error; `None` for other errors (their
+    /// `Display` explains them) and for answers without one.
+    pub fn message(&self) -> Option<&str> {
+        match self {
+            Error::Api(e) => e.message(),
+            Error::Activity(e) => e
+                .details()
+                .iter()
+                .find_map(ErrorDetail::text)
+                .or_else(|| e.error_text()),
             _ => None,
         }
     }
@@ -188,7 +214,7 @@ impl<T: fmt::Debug> Answer<T> {
     /// ` (request id <id>)`, when the request id is known.
     fn write_request_id(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.request_id {
-            Some(id) => write!(f, " (request id {id})"),
+            Some(id) => write!(f, " (request id {})", one_line(id, 100)),
             None => Ok(()),
         }
     }
@@ -218,8 +244,9 @@ impl ApiError {
         self.0.request_id.as_deref()
     }
 
-    /// The body decoded according to the operation's
-    /// [`ErrorFamily`](crate::ErrorFamily).
+    /// The decoded body: of the operation's [`ErrorFamily`](crate::ErrorFamily)
+    /// when it has that shape, else of the first other family it matches
+    /// (see [`ErrorBody`]).
     pub fn body(&self) -> &ErrorBody {
         &self.0.detail
     }
@@ -233,6 +260,11 @@ impl ApiError {
     pub fn message(&self) -> Option<&str> {
         self.0.detail.message()
     }
+
+    /// The first service-specific error code of the decoded body, if any.
+    pub fn code(&self) -> Option<&str> {
+        self.0.detail.code()
+    }
 }
 
 impl fmt::Debug for ApiError {
@@ -241,15 +273,34 @@ impl fmt::Debug for ApiError {
     }
 }
 
+/// One line: `HTTP <status> <reason>: <code>: <message> (request id <id>)`;
+/// without a code or message, the start of the body instead.
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the service answered HTTP {}", self.0.status)?;
-        self.0.write_request_id(f)?;
-        match self.message() {
-            Some(message) => write!(f, ": {message}"),
-            None if self.0.raw.is_empty() => Ok(()),
-            None => write!(f, ": {}", snippet(&self.0.raw)),
+        let status = self.0.status;
+        write!(f, "HTTP {status}")?;
+        if let Some(reason) = reqwest::StatusCode::from_u16(status)
+            .ok()
+            .and_then(|s| s.canonical_reason())
+        {
+            write!(f, " {reason}")?;
         }
+        match (self.code(), self.message()) {
+            (Some(code), Some(message)) if code != message => write!(
+                f,
+                ": {}: {}",
+                one_line(code, 100),
+                one_line(message, MESSAGE_MAX)
+            )?,
+            (Some(text), _) | (None, Some(text)) => write!(f, ": {}", one_line(text, MESSAGE_MAX))?,
+            (None, None) => {
+                let start = one_line(&String::from_utf8_lossy(&self.0.raw), 200);
+                if !start.is_empty() {
+                    write!(f, ": {start}")?;
+                }
+            }
+        }
+        self.0.write_request_id(f)
     }
 }
 
@@ -321,6 +372,8 @@ pub struct ActivityError {
 enum Outcome {
     Failed {
         error: Option<String>,
+        /// `error` parsed, when it is JSON of a known error shape.
+        details: Vec<ErrorDetail>,
         activity: Value,
     },
     TimedOut {
@@ -334,7 +387,14 @@ impl ActivityError {
     pub(crate) fn failed(request_id: &str, error: Option<String>, activity: Value) -> Error {
         Error::Activity(Box::new(ActivityError {
             request_id: request_id.to_owned(),
-            outcome: Outcome::Failed { error, activity },
+            outcome: Outcome::Failed {
+                details: error
+                    .as_deref()
+                    .map(error_body::details_of_text)
+                    .unwrap_or_default(),
+                error,
+                activity,
+            },
         }))
     }
 
@@ -366,6 +426,22 @@ impl ActivityError {
         }
     }
 
+    /// The structured entries of the activity's `error`, when that text is
+    /// JSON of one of the known error shapes (see
+    /// [`ErrorBody`](crate::ErrorBody)) or an array of error objects
+    /// (`{"code", "message", "reason", "suggestion"}`); empty when it is not,
+    /// and for timeouts. [`error_text`](Self::error_text) keeps the text.
+    pub fn errors(&self) -> Vec<ErrorDetail> {
+        self.details().to_vec()
+    }
+
+    fn details(&self) -> &[ErrorDetail] {
+        match &self.outcome {
+            Outcome::Failed { details, .. } => details,
+            Outcome::TimedOut { .. } => &[],
+        }
+    }
+
     /// The failed activity as received.
     pub fn activity(&self) -> Option<&Value> {
         match &self.outcome {
@@ -391,8 +467,24 @@ impl ActivityError {
 impl fmt::Display for ActivityError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.outcome {
-            Outcome::Failed { error: Some(e), .. } => {
-                write!(f, "activity {} failed: {e}", self.request_id)
+            Outcome::Failed {
+                error: Some(e),
+                details,
+                ..
+            } => {
+                write!(f, "activity {} failed: ", self.request_id)?;
+                let first = details.first();
+                let code = first.and_then(|d| d.code.as_deref());
+                match (code, first.and_then(ErrorDetail::text)) {
+                    (Some(code), Some(text)) if code != text => write!(
+                        f,
+                        "{}: {}",
+                        one_line(code, 100),
+                        one_line(text, MESSAGE_MAX)
+                    ),
+                    (_, Some(text)) => f.write_str(&one_line(text, MESSAGE_MAX)),
+                    (_, None) => f.write_str(&one_line(e, MESSAGE_MAX)),
+                }
             }
             Outcome::Failed { error: None, .. } => write!(f, "activity {} failed", self.request_id),
             Outcome::TimedOut {
@@ -406,6 +498,40 @@ impl fmt::Display for ActivityError {
             ),
         }
     }
+}
+
+impl std::error::Error for ActivityError {}
+
+/// Longest message shown by `Display`.
+const MESSAGE_MAX: usize = 300;
+
+/// `text` on one line, for `Display`: control characters and runs of white
+/// space become one space, and at most `max` characters are kept.
+fn one_line(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut count = 0;
+    for word in text
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+    {
+        if count >= max {
+            out.push('…');
+            return out;
+        }
+        if count > 0 {
+            out.push(' ');
+            count += 1;
+        }
+        for c in word.chars() {
+            if count >= max {
+                out.push('…');
+                return out;
+            }
+            out.push(c);
+            count += 1;
+        }
+    }
+    out
 }
 
 /// At most 200 characters of a body, for messages.
@@ -429,6 +555,7 @@ mod tests {
         check::<Error>();
         check::<ApiError>();
         check::<DecodeError>();
+        check::<ActivityError>();
     }
 
     #[test]
@@ -455,8 +582,10 @@ mod tests {
         assert!(e.api_error().is_some());
         assert_eq!(
             e.to_string(),
-            "the service answered HTTP 429 (request id rid): slow down"
+            "HTTP 429 Too Many Requests: slow down (request id rid)"
         );
+        assert_eq!(e.code(), None);
+        assert_eq!(e.message(), None);
         let e = Error::Api(ApiError::new(404, None, ErrorBody::Raw, Bytes::new()));
         assert!(!e.is_retryable());
         assert!(Error::Timeout.is_retryable());
@@ -471,6 +600,93 @@ mod tests {
         assert_eq!(d.status(), Some(200));
         assert_eq!(d.raw_body(), Some(&b"{"[..]));
         assert!(!d.is_retryable());
+    }
+
+    fn api(status: u16, request_id: Option<&str>, raw: &'static [u8]) -> Error {
+        let (body, _) = error_body::decode(crate::ErrorFamily::ErrorsArray, raw);
+        Error::Api(ApiError::new(
+            status,
+            request_id.map(str::to_owned),
+            body,
+            Bytes::from_static(raw),
+        ))
+    }
+
+    #[test]
+    fn api_error_display_is_one_line() {
+        let e = api(
+            400,
+            Some("abc"),
+            br#"{"errors":[{"code":"WIFI-10001","message":"Venue\r\n  not found"}]}"#,
+        );
+        assert_eq!(
+            e.to_string(),
+            "HTTP 400 Bad Request: WIFI-10001: Venue not found (request id abc)"
+        );
+        assert_eq!(e.code(), Some("WIFI-10001"));
+        assert_eq!(e.message(), Some("Venue\r\n  not found"));
+        // The code only once when it is also the only text.
+        let e = api(409, None, br#"{"errors":[{"code":"E-1"}]}"#);
+        assert_eq!(e.to_string(), "HTTP 409 Conflict: E-1");
+        // No code.
+        let e = api(
+            404,
+            None,
+            br#"{"status":"404 NOT_FOUND","message":"no group"}"#,
+        );
+        assert_eq!(e.to_string(), "HTTP 404 Not Found: no group");
+        assert_eq!(e.code(), None);
+        // Undecodable: the start of the body, on one line; unknown status.
+        let e = api(599, Some("r"), b"<html>\n<body>oops</body>\n</html>");
+        assert_eq!(
+            e.to_string(),
+            "HTTP 599: <html> <body>oops</body> </html> (request id r)"
+        );
+        let e = api(502, None, b"");
+        assert_eq!(e.to_string(), "HTTP 502 Bad Gateway");
+        let e = api(500, None, b"{}");
+        assert_eq!(e.to_string(), "HTTP 500 Internal Server Error: {}");
+        assert!(!api(400, None, &[b'x'; 5000]).to_string().contains('\n'));
+    }
+
+    #[test]
+    fn activity_errors_parse_json_in_the_error_text() {
+        let failed = ActivityError::failed(
+            "req",
+            Some(r#"{"requestId":"req","errors":[{"code":"WIFI-10123","message":"VLAN in use","reason":"r"}]}"#.into()),
+            Value::Null,
+        );
+        let Error::Activity(activity) = &failed else {
+            panic!("{failed:?}")
+        };
+        assert_eq!(activity.errors().len(), 1);
+        assert_eq!(activity.errors()[0].reason.as_deref(), Some("r"));
+        assert_eq!(failed.code(), Some("WIFI-10123"));
+        assert_eq!(failed.message(), Some("VLAN in use"));
+        assert_eq!(
+            failed.to_string(),
+            "activity req failed: WIFI-10123: VLAN in use"
+        );
+        let plain = ActivityError::failed("req", Some("it broke".into()), Value::Null);
+        let Error::Activity(activity) = &plain else {
+            panic!("{plain:?}")
+        };
+        assert!(activity.errors().is_empty());
+        assert_eq!(activity.error_text(), Some("it broke"));
+        assert_eq!(plain.code(), None);
+        assert_eq!(plain.message(), Some("it broke"));
+        assert_eq!(plain.to_string(), "activity req failed: it broke");
+        let timeout = ActivityError::timed_out("req", Duration::from_secs(1), None);
+        assert_eq!(timeout.code(), None);
+        assert_eq!(timeout.message(), None);
+    }
+
+    #[test]
+    fn one_line_collapses_and_truncates() {
+        assert_eq!(one_line(" a\r\n\tb  c ", 100), "a b c");
+        assert_eq!(one_line("abcdef", 3), "abc…");
+        assert_eq!(one_line("ab cd", 2), "ab…");
+        assert_eq!(one_line("", 3), "");
     }
 
     #[test]

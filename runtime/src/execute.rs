@@ -132,11 +132,77 @@ async fn attempt(
     if (200..300).contains(&status) {
         return Ok(RawResponse::new(status, headers, body));
     }
+    let body = mask_secrets(body, shared, token.as_deref(), unit_token);
     Err(Failed {
         retry_after: headers.get(RETRY_AFTER).cloned(),
         refused_token: token.filter(|_| status == 401),
         ..Failed::sent(api_error(status, &headers, body, req.family))
     })
+}
+
+/// Secrets shorter than this are not searched for in error bodies (they
+/// would match ordinary text).
+const MIN_MASKED_LEN: usize = 6;
+
+/// `body` with every occurrence of the client secret, the access token and
+/// the unit token replaced by `***`, should a service or proxy echo one in
+/// an error answer; `body` itself when none occurs.
+fn mask_secrets(
+    body: Bytes,
+    shared: &Shared,
+    token: Option<&Token>,
+    unit_token: Option<&HeaderValue>,
+) -> Bytes {
+    let bearer = |value: &HeaderValue| {
+        value
+            .as_bytes()
+            .strip_prefix(b"Bearer ")
+            .map(<[u8]>::to_vec)
+    };
+    let secrets = [
+        Some(
+            shared
+                .config
+                .credentials
+                .client_secret()
+                .expose()
+                .as_bytes()
+                .to_vec(),
+        ),
+        token.and_then(|t| bearer(t.header())),
+        unit_token.and_then(bearer),
+    ];
+    let mut masked: Option<Vec<u8>> = None;
+    for secret in secrets.iter().flatten() {
+        if secret.len() < MIN_MASKED_LEN {
+            continue;
+        }
+        let current = masked.as_deref().unwrap_or(&body);
+        if let Some(replaced) = replace_all(current, secret, b"***") {
+            masked = Some(replaced);
+        }
+    }
+    masked.map_or(body, Bytes::from)
+}
+
+/// `haystack` with every `needle` replaced by `with`; `None` when there is
+/// none.
+fn replace_all(haystack: &[u8], needle: &[u8], with: &[u8]) -> Option<Vec<u8>> {
+    let find = |hay: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+    let mut at = find(haystack)?;
+    let mut out = Vec::with_capacity(haystack.len());
+    let mut rest = haystack;
+    loop {
+        out.extend_from_slice(&rest[..at]);
+        out.extend_from_slice(with);
+        rest = &rest[at + needle.len()..];
+        match find(rest) {
+            Some(next) => at = next,
+            None => break,
+        }
+    }
+    out.extend_from_slice(rest);
+    Some(out)
 }
 
 /// `Bearer <unit token>` from the configuration, marked sensitive.
@@ -169,4 +235,19 @@ fn api_error(status: u16, headers: &HeaderMap, raw: Bytes, family: ErrorFamily) 
         .map(str::to_owned)
         .or(body_request_id);
     Error::Api(ApiError::new(status, request_id, body, raw))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_every_occurrence() {
+        assert_eq!(
+            replace_all(b"a SECRET b SECRETSECRET", b"SECRET", b"***").as_deref(),
+            Some(&b"a *** b ******"[..])
+        );
+        assert_eq!(replace_all(b"nothing here", b"SECRET", b"***"), None);
+        assert_eq!(replace_all(b"SEC", b"SECRET", b"***"), None);
+    }
 }

@@ -16,8 +16,13 @@
 //!   connection failures for idempotent methods, with exponential backoff
 //!   and jitter, honouring `Retry-After` (seconds).
 //! - **Errors** ([`Error`], [`ApiError`], [`ErrorBody`]): status, request id,
-//!   decoded error body of the service's shape and the raw body.
+//!   error body decoded as the operation's declared shape or any other known
+//!   one, and the raw body.
 //! - **Paging** ([`Request::pages`], [`paging::pages`]).
+//! - **Asynchronous writes** ([`Request::send_and_wait`], [`wait_for_activity`],
+//!   [`wait_for_activity_as`]).
+//! - **Raw requests** ([`RawRequest`]) for endpoints the generated client
+//!   lacks, through the same authentication, retries and errors.
 //!
 //! The client secret and the access token never appear in `Debug` or
 //! `Display` output or in error messages.
@@ -34,11 +39,15 @@
 //!   [`MediaTypes`], [`Method`], [`ErrorFamily`], [`Paging`], [`PageStyle`];
 //!   [`Request`] ([`Request::new`] and the methods `tenant`, `query`,
 //!   `header`, `json`, `form`, `multipart`, `binary`, `version`, `pages`,
-//!   `send_json`, `send_bytes`, `send_empty`); [`wait_for_activity`].
+//!   `send_json`, `send_bytes`, `send_text`, `send_empty`, `send_and_wait`);
+//!   [`wait_for_activity`], [`wait_for_activity_as`].
 //! - Also application API (the generated crate wraps, returns or re-exports
 //!   them): [`Client`] (`Client::new`), [`Config`], [`Credentials`],
 //!   [`Region`], [`RetryPolicy`], [`Secret`], [`Error`], [`Pages`],
 //!   [`Multipart`], [`UnknownValue`], [`WaitOptions`].
+//!
+//! Application API only: [`RawRequest`], [`ApiError`], [`DecodeError`],
+//! [`ActivityError`], [`ErrorBody`] and its body types, [`RawResponse`].
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -54,6 +63,7 @@ mod multipart;
 mod operation;
 pub mod paging;
 mod path;
+mod raw;
 mod request;
 mod response;
 mod retry;
@@ -61,7 +71,7 @@ mod secret;
 
 // Contract with generated code: items the generated crate uses; not for
 // application code. Their crate-root paths must not change.
-pub use activity::wait_for_activity;
+pub use activity::{wait_for_activity, wait_for_activity_as};
 pub use operation::{
     Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Method, Operation,
 };
@@ -82,6 +92,10 @@ pub use secret::Secret;
 
 // Application API only.
 pub use error::{ActivityError, ApiError, DecodeError};
-pub use error_body::{ErrorBody, ErrorDetail, ErrorObjectBody, ErrorsArrayBody, StatusMessageBody};
+pub use error_body::{
+    ErrorBody, ErrorDetail, ErrorObjectBody, ErrorsArrayBody, ErrorsMapBody, FlatObjectBody,
+    PortalBody, StatusMessageBody,
+};
 pub use futures_util::Stream;
+pub use raw::RawRequest;
 pub use response::RawResponse;

@@ -110,16 +110,27 @@ impl std::fmt::Display for Method {
     }
 }
 
-/// Shape of the error bodies an operation's service answers with; selects how
-/// [`ErrorBody`](crate::ErrorBody) is decoded.
+/// Shape of the error bodies an operation's service answers with.
+///
+/// The declared family is tried first when an error body is decoded; the
+/// others follow (see [`ErrorBody`](crate::ErrorBody) for the order and the
+/// test that decides whether a body has a family's shape), so a service that
+/// answers in another shape than declared is still understood.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorFamily {
     /// `{"requestId": "...", "errors": [{"code", "message", "reason", "suggestion"}]}`.
     ErrorsArray,
     /// `{"error": {"code", "message", "reason", "suggestion"}, "requestId"}`.
     ErrorObject,
-    /// `{"status", "timestamp", "message", "debugMessage", "subErrors": [...]}`.
+    /// `{"status", "timestamp", "message", "debugMessage", "subErrors": [...]}`
+    /// (also `nestedErrors`, and `requestId` with an `errors` array).
     StatusMessage,
+    /// `{"code", "message", "reason", "suggestion"}` at the top level.
+    FlatObject,
+    /// `{"errors": {"<field>": "<message>", ...}}`: an object, not an array.
+    ErrorsMap,
+    /// `{"status", "timestamp", "message", "detailedMessage", "validationErrors": [...]}`.
+    Portal,
 }
 
 /// One representation (version) of an operation: the media types sent in

@@ -3,7 +3,9 @@
 //! Generated code pages with [`Request::pages`] and a [`Paging`]; both are
 //! built on [`pages`], which turns a "fetch page number n" function into a stream of pages
 //! that ends by itself: after an empty page, after a page shorter than its
-//! page size, when the service repeats the previous page, or after an error.
+//! page size, after a page that says it is the last, once the stated total
+//! number of items has been yielded, when the service repeats the previous
+//! page, or after an error.
 //!
 //! ```
 //! use futures_util::StreamExt;
@@ -60,6 +62,20 @@ pub trait Page {
     /// ends the stream. [`fingerprint_of`] computes one from a serializable
     /// value.
     fn fingerprint(&self) -> u64;
+
+    /// Whether the page says it is the last one (for example Spring's
+    /// `"last": true`, or a page number reaching `totalPages`). Default:
+    /// `false`.
+    fn is_last(&self) -> bool {
+        false
+    }
+
+    /// The total number of items over all pages, if the page states it (for
+    /// example Spring's `totalElements`); the stream ends once that many
+    /// items have been yielded. Default: `None`.
+    fn total_items(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// A fingerprint of a serializable value (hash of its JSON form, stable
@@ -79,13 +95,17 @@ struct State<F> {
     next: Option<u32>,
     fetch: F,
     previous: Option<u64>,
+    /// Items yielded so far.
+    seen: u64,
 }
 
 /// Fetches pages `first_page`, `first_page + 1`, ... with `fetch` and
 /// yields them.
 ///
 /// The stream ends after yielding an empty page, a page with fewer items
-/// than its [`page_size`](Page::page_size), or an error; a page identical to
+/// than its [`page_size`](Page::page_size), a page that
+/// [says it is the last](Page::is_last), the page that brings the items
+/// yielded to the [stated total](Page::total_items), or an error; a page identical to
 /// the previous one (same [`fingerprint`](Page::fingerprint)) is not yielded
 /// and ends the stream, so a service that ignores the page number cannot
 /// cause an endless loop.
@@ -99,6 +119,7 @@ where
         next: Some(first_page),
         fetch,
         previous: None,
+        seen: 0,
     };
     futures_util::stream::unfold(state, |mut state| async move {
         let number = state.next?;
@@ -115,8 +136,12 @@ where
         }
         state.previous = Some(fingerprint);
         let count = page.item_count();
+        state.seen = state
+            .seen
+            .saturating_add(u64::try_from(count).unwrap_or(u64::MAX));
         let short = page.page_size().is_some_and(|size| count < size);
-        state.next = if count == 0 || short {
+        let all_seen = page.total_items().is_some_and(|total| state.seen >= total);
+        state.next = if count == 0 || short || all_seen || page.is_last() {
             None
         } else {
             number.checked_add(1)
@@ -147,6 +172,11 @@ pub enum PageStyle {
     QueryParams,
     /// The `page` field of the JSON request body.
     QueryBody,
+    /// A Spring Data page: the page number in the `page` query parameter
+    /// (pages usually count from 0), the page size in `size` (a `size` or
+    /// `sort` set by the caller is kept). The answer's `last`,
+    /// `totalPages`, `totalElements` and `size` also end the stream.
+    Spring,
 }
 
 impl<'a> Request<'a> {
@@ -156,13 +186,18 @@ impl<'a> Request<'a> {
     /// as `paging.style` says. The stream ends after an empty page, a page with fewer items than
     /// the page size (the response's `paging.pageSize` or `pageSize`, else the request's), a
     /// page identical to the previous one, or an error (yielded last).
+    ///
+    /// With [`PageStyle::Spring`] the page size is the response's `size`, else the request's
+    /// `size` query parameter; the stream also ends after a page with `"last": true`, a page
+    /// whose `number` (else its position from `first_page`) reaches `totalPages`, and once
+    /// `totalElements` items have been yielded.
     pub fn pages<T: DeserializeOwned + Send + 'a>(self, paging: Paging) -> Pages<'a, T> {
-        let request_size = requested_page_size(&self);
+        let request_size = requested_page_size(&self, paging.style);
         let stream = pages(paging.first_page, move |number| {
             let request = with_page(self.clone(), paging.style, number);
             async move {
                 let raw = request.send_raw().await?;
-                JsonPage::parse(raw, paging.items, request_size)
+                JsonPage::parse(raw, &paging, number, request_size)
             }
         });
         Box::pin(futures_util::StreamExt::map(stream, |page| {
@@ -174,7 +209,7 @@ impl<'a> Request<'a> {
 /// `request` asking for page `number`.
 fn with_page(mut request: Request<'_>, style: PageStyle, number: u32) -> Request<'_> {
     match style {
-        PageStyle::QueryParams => {
+        PageStyle::QueryParams | PageStyle::Spring => {
             request.remove_query("page");
             request.query("page", &number);
         }
@@ -192,8 +227,12 @@ fn with_page(mut request: Request<'_>, style: PageStyle, number: u32) -> Request
     request
 }
 
-/// The request's own page size (`pageSize` in the query or the JSON body).
-fn requested_page_size(request: &Request<'_>) -> Option<usize> {
+/// The request's own page size (`pageSize` in the query or the JSON body;
+/// `size` in the query for Spring pages).
+fn requested_page_size(request: &Request<'_>, style: PageStyle) -> Option<usize> {
+    if style == PageStyle::Spring {
+        return request.query_value("size").and_then(|v| v.parse().ok());
+    }
     let from_query = request.query_value("pageSize").and_then(|v| v.parse().ok());
     from_query.or_else(|| {
         request
@@ -210,25 +249,37 @@ struct JsonPage<T> {
     count: usize,
     size: Option<usize>,
     fingerprint: u64,
+    last: bool,
+    total: Option<u64>,
 }
 
 impl<T: DeserializeOwned> JsonPage<T> {
-    fn parse(raw: RawResponse, items: &str, request_size: Option<usize>) -> Result<Self, Error> {
+    /// Page `number` of a `paging` operation.
+    fn parse(
+        raw: RawResponse,
+        paging: &Paging,
+        number: u32,
+        request_size: Option<usize>,
+    ) -> Result<Self, Error> {
         let json: Value = match serde_json::from_slice(raw.body()) {
             Ok(v) => v,
             Err(e) => return Err(raw.into_decode_error(e)),
         };
         let count = json
-            .get(items)
+            .get(paging.items)
             .and_then(Value::as_array)
             .map_or(0, Vec::len);
-        let size = json
-            .get("paging")
-            .and_then(|p| p.get("pageSize"))
-            .or_else(|| json.get("pageSize"))
-            .and_then(Value::as_u64)
-            .and_then(|n| usize::try_from(n).ok())
-            .or(request_size);
+        let (size, last, total) = if paging.style == PageStyle::Spring {
+            spring_state(&json, number.saturating_sub(paging.first_page))
+        } else {
+            let size = json
+                .get("paging")
+                .and_then(|p| p.get("pageSize"))
+                .or_else(|| json.get("pageSize"))
+                .and_then(Value::as_u64);
+            (size, false, None)
+        };
+        let size = size.and_then(|n| usize::try_from(n).ok()).or(request_size);
         let fingerprint = fingerprint_of(&json);
         match serde_json::from_value::<T>(json) {
             Ok(value) => Ok(JsonPage {
@@ -236,10 +287,23 @@ impl<T: DeserializeOwned> JsonPage<T> {
                 count,
                 size,
                 fingerprint,
+                last,
+                total,
             }),
             Err(e) => Err(raw.into_decode_error(e)),
         }
     }
+}
+
+/// What a Spring Data page says: its size, whether it is the last (`last`,
+/// or its `number`, else `index`, reaching `totalPages`), and the total
+/// number of items (`totalElements`).
+fn spring_state(json: &Value, index: u32) -> (Option<u64>, bool, Option<u64>) {
+    let number = |key: &str| json.get(key).and_then(Value::as_u64);
+    let index = number("number").unwrap_or(u64::from(index));
+    let last = json.get("last").and_then(Value::as_bool) == Some(true)
+        || number("totalPages").is_some_and(|pages| index.saturating_add(1) >= pages);
+    (number("size"), last, number("totalElements"))
 }
 
 impl<T> Page for JsonPage<T> {
@@ -251,6 +315,12 @@ impl<T> Page for JsonPage<T> {
     }
     fn fingerprint(&self) -> u64 {
         self.fingerprint
+    }
+    fn is_last(&self) -> bool {
+        self.last
+    }
+    fn total_items(&self) -> Option<u64> {
+        self.total
     }
 }
 
@@ -360,6 +430,77 @@ mod tests {
         let (out, requested) = run(u32::MAX, vec![Ok(page(&[1], Some(1)))]).await;
         assert_eq!(requested, vec![u32::MAX]);
         assert_eq!(out.len(), 1);
+    }
+
+    /// A page that states whether it is the last and the total item count.
+    struct Stated {
+        items: usize,
+        last: bool,
+        total: Option<u64>,
+        n: u32,
+    }
+
+    impl Page for Stated {
+        fn item_count(&self) -> usize {
+            self.items
+        }
+        fn page_size(&self) -> Option<usize> {
+            None
+        }
+        fn fingerprint(&self) -> u64 {
+            u64::from(self.n)
+        }
+        fn is_last(&self) -> bool {
+            self.last
+        }
+        fn total_items(&self) -> Option<u64> {
+            self.total
+        }
+    }
+
+    async fn requested(page: impl Fn(u32) -> Stated) -> Vec<u32> {
+        let requested = RefCell::new(Vec::new());
+        let stream = pages(0, |n| {
+            requested.borrow_mut().push(n);
+            assert!(n < 10, "runaway paging");
+            let answer = page(n);
+            async move { Ok::<_, Error>(answer) }
+        });
+        let _: Vec<_> = stream.collect().await;
+        requested.into_inner()
+    }
+
+    #[tokio::test]
+    async fn stops_after_a_page_that_says_it_is_last() {
+        let got = requested(|n| Stated {
+            items: 2,
+            last: n == 2,
+            total: None,
+            n,
+        })
+        .await;
+        assert_eq!(got, [0, 1, 2]);
+    }
+
+    #[tokio::test]
+    async fn stops_once_the_stated_total_was_yielded() {
+        let got = requested(|n| Stated {
+            items: 2,
+            last: false,
+            total: Some(5),
+            n,
+        })
+        .await;
+        assert_eq!(got, [0, 1, 2]);
+        // Without the statements, only the runaway guard would stop it.
+        let got = requested(|n| Stated {
+            items: 2,
+            last: false,
+            total: None,
+            n: n.min(4),
+        })
+        .await;
+        assert_eq!(got, [0, 1, 2, 3, 4, 5]);
     }
 
     #[test]

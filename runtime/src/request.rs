@@ -8,12 +8,14 @@ use bytes::Bytes;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
+use crate::activity::{self, WaitOptions};
 use crate::client::{Client, Tenant};
 use crate::error::Error;
 use crate::execute::{Prepared, execute};
 use crate::multipart::Multipart;
-use crate::operation::Operation;
+use crate::operation::{Api, ErrorFamily, Method, Operation};
 use crate::path;
 use crate::response::RawResponse;
 
@@ -30,7 +32,7 @@ use crate::response::RawResponse;
 #[derive(Clone)]
 pub struct Request<'a> {
     client: &'a Client,
-    op: &'static Operation,
+    target: Target,
     path: String,
     query: String,
     headers: HeaderMap,
@@ -40,13 +42,41 @@ pub struct Request<'a> {
     error: Option<String>,
 }
 
+/// What a request calls: a generated operation, or a call described at run
+/// time by a [`RawRequest`](crate::RawRequest).
+#[derive(Clone)]
+enum Target {
+    Operation(&'static Operation),
+    Dynamic(Box<Dynamic>),
+}
+
+/// The parts of an [`Operation`] a [`RawRequest`](crate::RawRequest) gives
+/// at run time.
+#[derive(Clone)]
+struct Dynamic {
+    api: &'static Api,
+    method: Method,
+    /// `Accept` header.
+    accept: String,
+    /// `Content-Type` of any body, overriding the body's own.
+    content_type: Option<String>,
+}
+
 #[derive(Clone)]
 enum Body {
     None,
     Json(Bytes),
     Form(Bytes),
-    Multipart { content_type: String, bytes: Bytes },
+    Multipart {
+        content_type: String,
+        bytes: Bytes,
+    },
     Binary(Bytes),
+    /// Bytes with their own content type (raw requests).
+    Typed {
+        content_type: String,
+        bytes: Bytes,
+    },
 }
 
 type SendFuture<'a> = Pin<Box<dyn Future<Output = Result<RawResponse, Error>> + Send + 'a>>;
@@ -66,7 +96,7 @@ impl<'a> Request<'a> {
         };
         Request {
             client,
-            op,
+            target: Target::Operation(op),
             path,
             query: String::new(),
             headers: HeaderMap::new(),
@@ -74,6 +104,32 @@ impl<'a> Request<'a> {
             tenant: None,
             version: 0,
             error,
+        }
+    }
+
+    /// Starts a call described at run time: `path` (already encoded) is
+    /// relative to the API base, errors are decoded with `ErrorsArray` first.
+    pub(crate) fn dynamic(
+        client: &'a Client,
+        api: &'static Api,
+        method: Method,
+        path: &str,
+    ) -> Request<'a> {
+        Request {
+            client,
+            target: Target::Dynamic(Box::new(Dynamic {
+                api,
+                method,
+                accept: "application/json".to_owned(),
+                content_type: None,
+            })),
+            path: path.to_owned(),
+            query: String::new(),
+            headers: HeaderMap::new(),
+            body: Body::None,
+            tenant: None,
+            version: 0,
+            error: None,
         }
     }
 
@@ -86,24 +142,31 @@ impl<'a> Request<'a> {
     /// Adds a query parameter; may be called several times with the same
     /// name.
     pub fn query(&mut self, name: &'static str, value: &dyn Display) {
+        self.push_query(name, &value.to_string());
+    }
+
+    pub(crate) fn push_query(&mut self, name: &str, value: &str) {
         if !self.query.is_empty() {
             self.query.push('&');
         }
         self.query.push_str(&path::encode_component(name));
         self.query.push('=');
-        self.query
-            .push_str(&path::encode_component(&value.to_string()));
+        self.query.push_str(&path::encode_component(value));
     }
 
     /// Adds a request header.
     pub fn header(&mut self, name: &'static str, value: &dyn Display) {
+        let mut text = String::new();
+        let _ = write!(text, "{value}");
+        self.push_header(name, &text);
+    }
+
+    pub(crate) fn push_header(&mut self, name: &str, text: &str) {
         let Ok(header_name) = HeaderName::from_bytes(name.as_bytes()) else {
             self.fail(|| format!("`{name}` is not a valid header name"));
             return;
         };
-        let mut text = String::new();
-        let _ = write!(text, "{value}");
-        match HeaderValue::from_str(&text) {
+        match HeaderValue::from_str(text) {
             Ok(v) => {
                 self.headers.append(header_name, v);
             }
@@ -160,13 +223,43 @@ impl<'a> Request<'a> {
         }
     }
 
+    /// Sets a body sent with `content_type` (raw requests).
+    pub(crate) fn typed_body(&mut self, bytes: Bytes, content_type: &str) {
+        self.body = Body::Typed {
+            content_type: content_type.to_owned(),
+            bytes,
+        };
+    }
+
+    /// Sets the `Accept` header and a `Content-Type` overriding the body's
+    /// (raw requests; ignored for operations, whose versions say).
+    pub(crate) fn media_types(&mut self, accept: Option<&str>, content_type: Option<&str>) {
+        if let Target::Dynamic(dynamic) = &mut self.target {
+            if let Some(accept) = accept {
+                dynamic.accept = accept.to_owned();
+            }
+            if let Some(content_type) = content_type {
+                dynamic.content_type = Some(content_type.to_owned());
+            }
+        }
+    }
+
+    /// Acts for `tenant` (already checked) for this call only.
+    pub(crate) fn set_tenant(&mut self, tenant: Tenant) {
+        self.tenant = Some(tenant);
+    }
+
     /// Selects the representation `op.versions[index]` (0 is the default).
     pub fn version(&mut self, index: usize) {
-        if index < self.op.versions.len() {
+        let Target::Operation(op) = self.target else {
+            self.fail(|| "a raw request has a single representation".to_owned());
+            return;
+        };
+        if index < op.versions.len() {
             self.version = index;
         } else {
-            let id = self.op.id;
-            let count = self.op.versions.len();
+            let id = op.id;
+            let count = op.versions.len();
             self.fail(|| {
                 format!("operation `{id}` has {count} versions; index {index} is out of range")
             });
@@ -197,9 +290,53 @@ impl<'a> Request<'a> {
         self.send_boxed().await.map(RawResponse::into_body)
     }
 
+    /// Sends the request and returns the success body as text (for example
+    /// `text/csv`). A body that is not valid UTF-8 is an [`Error::Decode`]
+    /// keeping the status, request id and bytes.
+    pub async fn send_text(self) -> Result<String, Error> {
+        let raw = self.send_boxed().await?;
+        match std::str::from_utf8(raw.body()) {
+            Ok(text) => Ok(text.to_owned()),
+            Err(e) => Err(raw.into_decode_error(format_args!(
+                "the response body is not valid UTF-8 text: {e}"
+            ))),
+        }
+    }
+
     /// Sends the request and returns the success status, headers and body.
     pub async fn send_raw(self) -> Result<RawResponse, Error> {
         self.send_boxed().await
+    }
+
+    /// Sends an asynchronous request and waits for it to finish.
+    ///
+    /// Reads the `requestId` of the JSON answer (typically `202 Accepted`),
+    /// then polls `activity` (the API's `GET .../activities/{requestId}`)
+    /// exactly like [`wait_for_activity`](crate::wait_for_activity), acting
+    /// for the same tenant as this request: the one set with
+    /// [`Request::tenant`], else the client's delegated tenant. An answer
+    /// without a string `requestId` is an [`Error::Decode`] keeping the body.
+    pub async fn send_and_wait<T: DeserializeOwned>(
+        self,
+        activity: &'static Operation,
+        options: &WaitOptions,
+    ) -> Result<T, Error> {
+        let client = self.client;
+        let tenant = self.tenant.clone().or_else(|| client.tenant().cloned());
+        let raw = self.send_boxed().await?;
+        let request_id = match serde_json::from_slice::<Value>(raw.body()) {
+            Ok(Value::Object(map)) => match map.get("requestId") {
+                Some(Value::String(id)) if !id.is_empty() => Some(id.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(request_id) = request_id else {
+            return Err(raw.into_decode_error(
+                "the answer has no `requestId` string to wait for the activity with",
+            ));
+        };
+        activity::wait(client, activity, &request_id, tenant, options).await
     }
 
     // `Request::pages` is in `paging.rs`, on top of the three helpers below.
@@ -244,31 +381,48 @@ impl<'a> Request<'a> {
         if let Some(message) = self.error {
             return Err(Error::InvalidRequest { message });
         }
-        let op = self.op;
-        let version = op.versions.get(self.version).ok_or_else(|| {
-            Error::invalid(format!("operation `{}` declares no media types", op.id))
-        })?;
-        let mut url = path::join(&self.client.base_url(op.api), &self.path);
+        // What the target says: method, API, error family, `Accept`, and the
+        // `Content-Type` that overrides the body's default.
+        let (method, api, family, accept, declared_type) = match &self.target {
+            Target::Operation(op) => {
+                let version = op.versions.get(self.version).ok_or_else(|| {
+                    Error::invalid(format!("operation `{}` declares no media types", op.id))
+                })?;
+                (
+                    op.method,
+                    op.api,
+                    op.error_family,
+                    version.accept,
+                    version.content_type,
+                )
+            }
+            Target::Dynamic(dynamic) => (
+                dynamic.method,
+                dynamic.api,
+                ErrorFamily::ErrorsArray,
+                dynamic.accept.as_str(),
+                dynamic.content_type.as_deref(),
+            ),
+        };
+        let mut url = path::join(&self.client.base_url(api), &self.path);
         if !self.query.is_empty() {
-            url.push('?');
+            url.push(if url.contains('?') { '&' } else { '?' });
             url.push_str(&self.query);
         }
         let mut headers = self.headers;
-        headers.insert(ACCEPT, static_value(version.accept, "Accept")?);
+        headers.insert(ACCEPT, media_type_value(accept, "Accept")?);
         let (content_type, body) = match self.body {
             Body::None => (None, None),
             Body::Json(bytes) => (
-                Some(static_value(
-                    version.content_type.unwrap_or("application/json"),
+                Some(media_type_value(
+                    declared_type.unwrap_or("application/json"),
                     "Content-Type",
                 )?),
                 Some(bytes),
             ),
             Body::Form(bytes) => (
-                Some(static_value(
-                    version
-                        .content_type
-                        .unwrap_or("application/x-www-form-urlencoded"),
+                Some(media_type_value(
+                    declared_type.unwrap_or("application/x-www-form-urlencoded"),
                     "Content-Type",
                 )?),
                 Some(bytes),
@@ -284,8 +438,18 @@ impl<'a> Request<'a> {
                 Some(bytes),
             ),
             Body::Binary(bytes) => (
-                Some(static_value(
-                    version.content_type.unwrap_or("application/octet-stream"),
+                Some(media_type_value(
+                    declared_type.unwrap_or("application/octet-stream"),
+                    "Content-Type",
+                )?),
+                Some(bytes),
+            ),
+            Body::Typed {
+                content_type,
+                bytes,
+            } => (
+                Some(media_type_value(
+                    declared_type.unwrap_or(&content_type),
                     "Content-Type",
                 )?),
                 Some(bytes),
@@ -299,27 +463,32 @@ impl<'a> Request<'a> {
             headers.insert(shared.tenant_header.clone(), tenant.header().clone());
         }
         Ok(Prepared {
-            method: op.method,
+            method,
             url,
             headers,
             body,
-            family: op.error_family,
-            auth: op.api.auth,
-            api: op.api.name,
+            family,
+            auth: api.auth,
+            api: api.name,
         })
     }
 }
 
-fn static_value(value: &'static str, what: &str) -> Result<HeaderValue, Error> {
+fn media_type_value(value: &str, what: &str) -> Result<HeaderValue, Error> {
     HeaderValue::from_str(value)
         .map_err(|_| Error::invalid(format!("invalid {what} media type `{value}`")))
 }
 
 impl std::fmt::Debug for Request<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Request")
-            .field("operation", &self.op.id)
-            .field("path", &self.path)
+        let mut f = f.debug_struct("Request");
+        match &self.target {
+            Target::Operation(op) => f.field("operation", &op.id),
+            Target::Dynamic(dynamic) => f
+                .field("api", &dynamic.api.name)
+                .field("method", &dynamic.method),
+        };
+        f.field("path", &self.path)
             .field("query", &self.query)
             .field("version", &self.version)
             .field("error", &self.error)

@@ -156,3 +156,38 @@ async fn errors_are_redacted() {
         }
     }
 }
+
+#[tokio::test]
+async fn echoed_secrets_are_masked_in_api_errors() {
+    let server = server().await;
+    Mock::given(method("GET"))
+        .and(path("/api/things/1"))
+        .respond_with(ResponseTemplate::new(403).set_body_json(json!({
+            "errors": [{"code": "AUTH-1", "message": format!("token {TOKEN} refused for secret {SECRET}")}]
+        })))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/api/things/2"))
+        .respond_with(
+            ResponseTemplate::new(502)
+                .set_body_string(format!("<html>proxy saw Bearer {TOKEN}</html>")),
+        )
+        .mount(&server)
+        .await;
+    let client = Client::new(config(&server).retry(RetryPolicy::none()), &AUTH).unwrap();
+    for (id, masked) in [
+        ("1", "token *** refused for secret ***"),
+        ("2", "<html>proxy saw Bearer ***</html>"),
+    ] {
+        let err = Request::new(&client, &GET_THING, &[id])
+            .send_empty()
+            .await
+            .unwrap_err();
+        assert_clean("API error Display", &err.to_string());
+        assert_clean("API error Debug", &format!("{err:?}"));
+        let raw = String::from_utf8_lossy(err.raw_body().unwrap()).into_owned();
+        assert_clean("API error raw body", &raw);
+        assert!(err.to_string().contains(masked), "{err}");
+    }
+}

@@ -1,0 +1,161 @@
+//! Calling an endpoint the generated client does not describe.
+
+use std::fmt::Display;
+
+use bytes::Bytes;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::activity::WaitOptions;
+use crate::client::Client;
+use crate::error::Error;
+use crate::operation::{Api, Method, Operation};
+use crate::request::Request;
+use crate::response::RawResponse;
+
+/// A call of any endpoint of an [`Api`], described at run time: the escape
+/// hatch for endpoints (or parameters) the generated client does not have.
+///
+/// It is sent exactly like a generated operation: the same authentication
+/// (the access token, or the unit token for APIs whose [`Api::auth`] says
+/// so), the delegated tenant header (the client's, or the one set with
+/// [`RawRequest::tenant`]), the same retries (idempotency follows the
+/// method), and the same typed errors: error bodies are decoded against
+/// every known shape, `ErrorsArray` first (see
+/// [`ErrorBody`](crate::ErrorBody)).
+///
+/// The path is relative to the API's base URL (host and prefix, as for the
+/// generated operations of that API) and is used **as given**: it is not
+/// percent-encoded, so encode values put into it yourself. Query parameters
+/// added with [`RawRequest::query`] are encoded.
+///
+/// Problems found while building (an invalid header name or value, a body
+/// that cannot be serialized, an invalid tenant id or media type) do not
+/// panic: the first one is returned by the `send_*` method as
+/// [`Error::InvalidRequest`], and nothing is sent. `Authorization`,
+/// `Accept`, `Content-Type` (of a body) and the tenant header are set by the
+/// runtime and replace headers of the same name given with
+/// [`RawRequest::header`]; use [`RawRequest::accept`] and
+/// [`RawRequest::content_type`] for the media types.
+///
+/// ```no_run
+/// use ruckus_one_runtime::{Api, Client, Error, Method, RawRequest};
+/// use serde_json::{Value, json};
+///
+/// # async fn example(client: &Client, api: &'static Api) -> Result<(), Error> {
+/// // GET <base>/venues/v-1/aps?page=2 for a customer tenant.
+/// let aps: Value = RawRequest::new(client, api, Method::Get, "/venues/v-1/aps")
+///     .query("page", 2)
+///     .tenant("customer-tenant-id")
+///     .send_json()
+///     .await?;
+///
+/// // A write with a vendor media type, answered as text.
+/// let csv = RawRequest::new(client, api, Method::Post, "/venues/export")
+///     .json(&json!({"fields": ["name"]}))
+///     .content_type("application/vnd.ruckus.v1+json")
+///     .accept("text/csv")
+///     .send_text()
+///     .await?;
+/// # let _ = (aps, csv); Ok(()) }
+/// ```
+#[derive(Clone, Debug)]
+#[must_use = "a request does nothing until a `send_*` method is awaited"]
+pub struct RawRequest<'a> {
+    inner: Request<'a>,
+}
+
+impl<'a> RawRequest<'a> {
+    /// Starts a `method` call of `path` (relative to the base URL of `api`,
+    /// used as given) with `Accept: application/json` and no body.
+    pub fn new(client: &'a Client, api: &'static Api, method: Method, path: &str) -> Self {
+        RawRequest {
+            inner: Request::dynamic(client, api, method, path),
+        }
+    }
+
+    /// Adds the query parameter `name=value` (both percent-encoded); may be
+    /// called several times with the same name.
+    pub fn query(mut self, name: &str, value: impl Display) -> Self {
+        self.inner.push_query(name, &value.to_string());
+        self
+    }
+
+    /// Adds a request header. An invalid name or value makes the call fail
+    /// with [`Error::InvalidRequest`] when sent.
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        self.inner.push_header(name, value);
+        self
+    }
+
+    /// Acts on this delegated tenant for this call only, overriding the
+    /// client's.
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.inner.tenant(tenant_id);
+        self
+    }
+
+    /// Sets a JSON body, sent as `application/json` unless
+    /// [`RawRequest::content_type`] says otherwise.
+    pub fn json<T: Serialize + ?Sized>(mut self, body: &T) -> Self {
+        self.inner.json(body);
+        self
+    }
+
+    /// Sets a body of bytes sent with `content_type` (unless
+    /// [`RawRequest::content_type`] says otherwise).
+    pub fn bytes(mut self, body: Bytes, content_type: &str) -> Self {
+        self.inner.typed_body(body, content_type);
+        self
+    }
+
+    /// Sets the `Content-Type` of the body, whichever way it was given.
+    pub fn content_type(mut self, content_type: &str) -> Self {
+        self.inner.media_types(None, Some(content_type));
+        self
+    }
+
+    /// Sets the `Accept` header (default `application/json`).
+    pub fn accept(mut self, accept: &str) -> Self {
+        self.inner.media_types(Some(accept), None);
+        self
+    }
+
+    /// Sends the request and decodes the JSON success body into `T`; an
+    /// empty body is decoded as JSON `null`.
+    pub async fn send_json<T: DeserializeOwned>(self) -> Result<T, Error> {
+        self.inner.send_json().await
+    }
+
+    /// Sends the request and returns the success body as bytes.
+    pub async fn send_bytes(self) -> Result<Bytes, Error> {
+        self.inner.send_bytes().await
+    }
+
+    /// Sends the request and returns the success body as text; a body that
+    /// is not UTF-8 is an [`Error::Decode`].
+    pub async fn send_text(self) -> Result<String, Error> {
+        self.inner.send_text().await
+    }
+
+    /// Sends the request and ignores the success body.
+    pub async fn send_empty(self) -> Result<(), Error> {
+        self.inner.send_empty().await
+    }
+
+    /// Sends the request and returns the success status, headers and body.
+    pub async fn send_raw(self) -> Result<RawResponse, Error> {
+        self.inner.send_raw().await
+    }
+
+    /// Sends an asynchronous request and waits for its activity, as
+    /// [`Request::send_and_wait`] does (polling `activity` for the same
+    /// tenant as this request).
+    pub async fn send_and_wait<T: DeserializeOwned>(
+        self,
+        activity: &'static Operation,
+        options: &WaitOptions,
+    ) -> Result<T, Error> {
+        self.inner.send_and_wait(activity, options).await
+    }
+}
