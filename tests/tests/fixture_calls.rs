@@ -387,3 +387,195 @@ async fn unit_token_api_sends_the_configured_token_and_no_oauth_request() {
         "no token request"
     );
 }
+
+// ---- Shapes of the real service: text bodies, Spring paging, 201 and 204 answers, vendor-only
+// media types, send_and_wait with a per-call tenant and the raw request.
+
+#[tokio::test]
+async fn export_widgets_returns_the_csv_text() {
+    let (server, client) = fixture().await;
+    let csv = "id,name\r\nw-1,Ünïcode\r\n";
+    let mock = Mock::given(method("GET"))
+        .and(path("/demo/widgets/csv"))
+        .and(header("accept", "text/csv"));
+    expect_once(
+        &server,
+        mock,
+        ResponseTemplate::new(200).set_body_raw(csv, "text/csv"),
+    )
+    .await;
+    let text = client.demo().export_widgets().send().await.unwrap();
+    assert_eq!(text, csv);
+}
+
+#[tokio::test]
+async fn spring_paging_reads_three_pages_and_stops_on_the_last() {
+    use futures_util::StreamExt;
+    let (server, client) = fixture().await;
+    for page in 0..3u32 {
+        let items: Vec<_> = (0..2)
+            .map(|i| json!({"id": format!("w-{page}-{i}"), "name": "n"}))
+            .collect();
+        let mock = Mock::given(method("GET"))
+            .and(path("/demo/widgets/registrations"))
+            .and(query_param("page", page.to_string()))
+            .and(query_param("size", "2"));
+        let answer = ok(json!({"content": items, "totalElements": 6, "last": page == 2}));
+        expect_once(&server, mock, answer).await;
+    }
+    let mut pages = client.demo().list_widget_registrations().size(2).pages();
+    let mut ids = Vec::new();
+    while let Some(page) = pages.next().await {
+        let page = page.unwrap();
+        ids.extend(
+            page.content
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|w| w.id),
+        );
+    }
+    assert_eq!(ids.len(), 6, "{ids:?}");
+    assert_eq!(ids[5], "w-2-1");
+    // expect_once on each page, and no mock for page 3: a fourth request would fail the test.
+    assert_eq!(common::api_requests(&server).await.len(), 3);
+}
+
+#[tokio::test]
+async fn a_201_create_decodes_the_created_object() {
+    let (server, client) = fixture().await;
+    let mock = call("POST", "/demo/widgets/now", Some(json!({"name": "New"})));
+    let answer = ResponseTemplate::new(201).set_body_json(json!({"id": "w-7", "name": "New"}));
+    expect_once(&server, mock, answer).await;
+    let created = client
+        .demo()
+        .create_widget_now(&Widget::new("New".to_owned()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created, widget("w-7", "New"));
+}
+
+#[tokio::test]
+async fn a_bulk_delete_sends_its_body_and_a_204_returns_unit() {
+    let (server, client) = fixture().await;
+    let mock = call("DELETE", "/demo/widgets", Some(json!(["w-1", "w-2"])));
+    expect_once(&server, mock, ResponseTemplate::new(204)).await;
+    let ids = vec!["w-1".to_owned(), "w-2".to_owned()];
+    let () = client.demo().delete_widgets(&ids).send().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_vendor_only_operation_sends_the_vendor_type_and_a_204_decodes_as_null() {
+    let (server, client) = fixture().await;
+    let vendor = "application/vnd.ruckus.v1.1+json";
+    let mock = Mock::given(method("PATCH"))
+        .and(path("/demo/widgets/w-1"))
+        .and(header("content-type", vendor))
+        .and(header("accept", vendor))
+        .and(body_json(json!({"name": "x"})));
+    expect_once(&server, mock, ResponseTemplate::new(204)).await;
+    let answer = client
+        .demo()
+        .patch_widget_vendor_only("w-1", &json!({"name": "x"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer, serde_json::Value::Null);
+}
+
+#[tokio::test]
+async fn selecting_a_version_changes_both_media_type_headers() {
+    let (server, client) = fixture().await;
+    expect_update_widget(&server, "application/vnd.ruckus.v2+json", "v2").await;
+    let body = widget("w-1", "v2");
+    let updated = client
+        .demo()
+        .update_widget("w-1", &body)
+        .version(UpdateWidgetVersion::V2)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(updated, body);
+}
+
+#[tokio::test]
+async fn send_and_wait_polls_the_activity_as_the_tenant_of_the_call() {
+    let (server, client) = fixture().await;
+    let mock = call("POST", "/demo/widgets", Some(json!({"name": "New"})))
+        .and(header("x-rks-tenantid", "tenant-9"));
+    let answer = ResponseTemplate::new(202).set_body_json(json!({"requestId": "req-5"}));
+    expect_once(&server, mock, answer).await;
+    let poll = Mock::given(method("GET"))
+        .and(path("/demo/activities/req-5"))
+        .and(header("x-rks-tenantid", "tenant-9"));
+    expect_once(
+        &server,
+        poll,
+        ok(json!({"status": "SUCCESS", "requestId": "req-5"})),
+    )
+    .await;
+    let options = ruckus_one_runtime::WaitOptions::default()
+        .initial_interval(std::time::Duration::from_millis(1));
+    let activity = client
+        .demo()
+        .create_widget(&Widget::new("New".to_owned()))
+        .tenant("tenant-9")
+        .send_and_wait(&options)
+        .await
+        .unwrap();
+    assert_eq!(activity.status.as_deref(), Some("SUCCESS"));
+}
+
+#[tokio::test]
+async fn the_raw_request_uses_auth_tenant_retries_and_typed_errors() {
+    let (server, _) = fixture().await;
+    let config = common::config(&server).retry(
+        ruckus_one_runtime::RetryPolicy::default()
+            .initial_backoff(std::time::Duration::from_millis(1)),
+    );
+    let client = Client::new(config).unwrap();
+    let route = || {
+        Mock::given(method("GET"))
+            .and(path("/demo/things/a%2Fb"))
+            .and(query_param("q", "1"))
+            .and(header("authorization", BEARER))
+            .and(header("x-rks-tenantid", "t-1"))
+    };
+    route()
+        .respond_with(ResponseTemplate::new(503))
+        .up_to_n_times(1)
+        .expect(1)
+        .mount(&server)
+        .await;
+    route()
+        .respond_with(ok(json!({"id": "a/b", "name": "thing"})))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let thing: Widget = client
+        .demo()
+        .raw(ruckus_one_runtime::Method::Get, "/things/a%2Fb")
+        .query("q", 1)
+        .tenant("t-1")
+        .send_json()
+        .await
+        .unwrap();
+    assert_eq!(thing, widget("a/b", "thing"));
+
+    let bad = r#"{"requestId":"r-1","errors":[{"code":"DEMO-1","message":"nope"}]}"#;
+    expect_once(
+        &server,
+        Mock::given(method("DELETE")).and(path("/demo/things/x")),
+        ResponseTemplate::new(400).set_body_raw(bad, "application/json"),
+    )
+    .await;
+    let err = client
+        .demo()
+        .raw(ruckus_one_runtime::Method::Delete, "/things/x")
+        .send_empty()
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(400));
+    assert_eq!(err.code(), Some("DEMO-1"));
+    assert_eq!(err.message(), Some("nope"));
+}

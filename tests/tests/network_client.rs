@@ -115,7 +115,7 @@ async fn certificate_private_key_downloads_as_pkcs12_bytes() {
     .await;
     let bytes = client
         .network()
-        .download_certificate_private_key("c-1")
+        .download_certificate_private_key("c-1", &json!({"password": "p"}))
         .send()
         .await
         .unwrap();

@@ -292,7 +292,11 @@ fn operation(s: &mut String, o: &OpIr) {
         let _ = writeln!(s, "| {}{def} | {ct} | `{}` |", v.label, v.accept);
     }
     if !matches!(o.versions_provenance, Provenance::Documented) {
-        let _ = writeln!(s, "\nMedia types provenance: {}", prov(&o.versions_provenance));
+        let _ = writeln!(
+            s,
+            "\nMedia types provenance: {}",
+            prov(&o.versions_provenance)
+        );
     }
     if !o.notes.is_empty() {
         s.push_str("\nNotes:\n");

@@ -241,8 +241,10 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
             prose(&api.title)
         ),
         String::new(),
-        "`path` is relative to the API's base (host and prefix) and sent as given: encode its".into(),
-        "parameters yourself. The request goes through the same authentication, tenant header,".into(),
+        "`path` is relative to the API's base (host and prefix) and sent as given: encode its"
+            .into(),
+        "parameters yourself. The request goes through the same authentication, tenant header,"
+            .into(),
         "retries and typed errors as the generated operations.".into(),
     ]);
     quote! {

@@ -13,8 +13,14 @@ use quote::quote;
 
 /// Methods every request builder has besides the setters of its optional parameters: no
 /// parameter may take these names (the validator asks here).
-pub const RESERVED_BUILDER_METHODS: &[&str] =
-    &["tenant", "version", "body", "send", "pages", "send_and_wait"];
+pub const RESERVED_BUILDER_METHODS: &[&str] = &[
+    "tenant",
+    "version",
+    "body",
+    "send",
+    "pages",
+    "send_and_wait",
+];
 
 /// The argument type of a parameter and how it is passed to the runtime.
 fn param_type(p: &ParamIr, area: &str) -> TokenStream {
@@ -287,7 +293,8 @@ fn send_and_wait(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
             act.method.as_str(),
             act.path
         ),
-        "returns the activity on success; a failed activity or the timeout is `Error::Activity`.".into(),
+        "returns the activity on success; a failed activity or the timeout is `Error::Activity`."
+            .into(),
     ]);
     quote! {
         #d

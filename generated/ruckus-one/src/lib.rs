@@ -15,7 +15,8 @@
 #![warn(missing_docs)]
 pub use ruckus_one_runtime as runtime;
 pub use ruckus_one_runtime::{
-    Config, Credentials, Error, Multipart, Region, RetryPolicy, Secret, WaitOptions,
+    ApiError, Config, Credentials, Error, ErrorBody, Method, Multipart, RawRequest,
+    Region, RetryPolicy, Secret, WaitOptions,
 };
 pub mod analytics;
 pub mod network;

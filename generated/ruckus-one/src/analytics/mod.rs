@@ -74,4 +74,16 @@ impl<'a> AnalyticsClient<'a> {
     pub fn runtime(&self) -> &'a ruckus_one_runtime::Client {
         self.client
     }
+    /// A request to any path of the Analytics administration API, for operations this client does not generate.
+    ///
+    /// `path` is relative to the API's base (host and prefix) and sent as given: encode its
+    /// parameters yourself. The request goes through the same authentication, tenant header,
+    /// retries and typed errors as the generated operations.
+    pub fn raw(
+        &self,
+        method: ruckus_one_runtime::Method,
+        path: &str,
+    ) -> ruckus_one_runtime::RawRequest<'a> {
+        ruckus_one_runtime::RawRequest::new(self.client, &API, method, path)
+    }
 }

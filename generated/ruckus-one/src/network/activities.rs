@@ -223,6 +223,7 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /activities/query` on the Network management API.
     ///
     /// - Request body (json, required): `ActivityQuery`
+    ///   Provenance: reference (activities_api-0.0.1.yaml findActivityList).
     /// - Response 200: `application/json` `QueryResult`
     /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Pagination: `query_body`, items in `data`
@@ -259,7 +260,7 @@ impl<'a> super::NetworkClient<'a> {
             .await
     }
 }
-static GET_ACTIVITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+pub(super) static GET_ACTIVITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "get_activity",
     method: ruckus_one_runtime::Method::Get,
     path: "/activities/{requestId}",

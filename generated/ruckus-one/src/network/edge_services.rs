@@ -705,6 +705,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_personal_identity_networks(&self) -> ListPersonalIdentityNetworks<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -732,6 +735,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_personal_identity_network(
         &self,
         body: &PersonalIdentityNetwork,
@@ -759,6 +763,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_personal_identity_network_edge_compatibilities(
         &self,
         body: &EdgeServiceCompatibilityQuery,
@@ -786,6 +793,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_personal_identity_network(
         &self,
         pin_id: &str,
@@ -815,6 +825,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_personal_identity_network(
         &self,
         pin_id: &str,
@@ -849,6 +860,7 @@ impl<'a> super::NetworkClient<'a> {
     /// Notes:
     /// - The partial update body carries the same required fields as the create body.
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn patch_personal_identity_network(
         &self,
         pin_id: &str,
@@ -881,6 +893,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_personal_identity_network(
         &self,
         pin_id: &str,
@@ -913,6 +926,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn activate_wifi_network_on_personal_identity_network(
         &self,
         pin_id: &str,
@@ -945,6 +959,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn deactivate_wifi_network_on_personal_identity_network(
         &self,
         pin_id: &str,
@@ -976,6 +991,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_edge_sd_lan_service(
         &self,
         body: &EdgeSdLanService,
@@ -1001,6 +1017,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_edge_sd_lan_service_edge_compatibilities(
         &self,
         body: &EdgeServiceCompatibilityQuery,
@@ -1028,6 +1047,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -1057,6 +1079,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -1088,6 +1111,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn patch_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -1116,6 +1140,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -1146,6 +1171,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn activate_wifi_network_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -1180,6 +1206,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn deactivate_wifi_network_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -1214,6 +1241,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn activate_venue_wifi_network_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -1244,6 +1272,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_edge_sd_lan_service_guest_settings(
         &self,
         sd_lan_service_id: &str,
@@ -1275,6 +1306,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn patch_edge_sd_lan_service_guest_settings(
         &self,
         sd_lan_service_id: &str,
@@ -1310,6 +1342,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn activate_guest_venue_edge_cluster_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -1344,6 +1377,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -1378,6 +1412,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn activate_guest_tunnel_profile_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -1410,6 +1445,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn deactivate_guest_tunnel_profile_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -1441,6 +1477,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_edge_hqos_profile(&self) -> CreateEdgeHqosProfile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1462,6 +1499,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_edge_hqos_profile_edge_compatibilities(
         &self,
         body: &EdgeServiceCompatibilityQuery,
@@ -1489,6 +1529,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_edge_hqos_profile(&self, profile_id: &str) -> GetEdgeHqosProfile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1515,6 +1558,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_edge_hqos_profile(
         &self,
         profile_id: &str,
@@ -1543,6 +1587,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_edge_hqos_profile(
         &self,
         profile_id: &str,
@@ -1574,6 +1619,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn activate_venue_edge_cluster_on_edge_hqos_profile(
         &self,
         profile_id: &str,
@@ -1608,6 +1654,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn deactivate_venue_edge_cluster_on_edge_hqos_profile(
         &self,
         profile_id: &str,
@@ -1633,9 +1680,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `tunnelProfileId`: Identifier of the tunnel profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateTunnelProfileOnVenueEdgeCluster::version`)
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml edgeClusterActivateTunnelProfile).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
@@ -1669,7 +1716,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `tunnelProfileId`: Identifier of the tunnel profile.
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateTunnelProfileOnVenueEdgeCluster::version`)
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml edgeClusterDeactivateTunnelProfile).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
@@ -1702,7 +1750,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgeClusterNetworkSettings::version`)
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeClusterNetworkSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: documented.
@@ -1729,9 +1778,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml updateEdgeClusterNetworkSettings).
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueEdgeClusterNetworkSettings::version`)
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml updateEdgeClusterNetworkSettings).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
@@ -1743,12 +1794,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         cluster_id: &str,
+        body: &serde_json::Value,
     ) -> PatchVenueEdgeClusterNetworkSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS,
             &[venue_id, cluster_id],
         );
+        req.json(body);
         PatchVenueEdgeClusterNetworkSettings {
             req,
         }
@@ -1764,7 +1817,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgePortConfigs::version`)
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgePortConfig).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: documented.
@@ -1791,9 +1845,11 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgePortConfig).
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueEdgePortConfigs::version`)
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgePortConfig).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
@@ -1806,12 +1862,14 @@ impl<'a> super::NetworkClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         serial_number: &str,
+        body: &serde_json::Value,
     ) -> PatchVenueEdgePortConfigs<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_VENUE_EDGE_PORT_CONFIGS,
             &[venue_id, cluster_id, serial_number],
         );
+        req.json(body);
         PatchVenueEdgePortConfigs { req }
     }
     #[cfg(feature = "experimental")]
@@ -1826,7 +1884,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `portId`: Identifier of the edge port.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Media types: Accept `application/vnd.ruckus.v1+json`
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeSubInterfaces).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: documented.
@@ -1857,9 +1916,11 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `portId`: Identifier of the edge port.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeSubInterfaces_1).
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Media types: Content-Type `application/json`, Accept `application/vnd.ruckus.v1+json`
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeSubInterfaces_1).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
@@ -1873,12 +1934,14 @@ impl<'a> super::NetworkClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         port_id: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueEdgePortSubInterface<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_EDGE_PORT_SUB_INTERFACE,
             &[venue_id, cluster_id, serial_number, port_id],
         );
+        req.json(body);
         CreateVenueEdgePortSubInterface {
             req,
         }
@@ -1900,6 +1963,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_venue_edge_port_sub_interface(
         &self,
         venue_id: &str,
@@ -1929,9 +1995,11 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `portId`: Identifier of the edge port.
     /// - Path parameter `subInterfaceId`: Identifier of the sub-interface.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgeSubInterface).
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgeSubInterface).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
@@ -1946,12 +2014,14 @@ impl<'a> super::NetworkClient<'a> {
         serial_number: &str,
         port_id: &str,
         sub_interface_id: &str,
+        body: &serde_json::Value,
     ) -> PatchVenueEdgePortSubInterface<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_VENUE_EDGE_PORT_SUB_INTERFACE,
             &[venue_id, cluster_id, serial_number, port_id, sub_interface_id],
         );
+        req.json(body);
         PatchVenueEdgePortSubInterface {
             req,
         }
@@ -1966,9 +2036,11 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeLinkAggregationGroup).
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueEdgeLag::version`)
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeLinkAggregationGroup).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
@@ -1981,12 +2053,14 @@ impl<'a> super::NetworkClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         serial_number: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueEdgeLag<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_EDGE_LAG,
             &[venue_id, cluster_id, serial_number],
         );
+        req.json(body);
         CreateVenueEdgeLag { req }
     }
     #[cfg(feature = "experimental")]
@@ -2001,7 +2075,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgeLag::version`)
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeLinkAggregationGroup).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: inferred (the document writes .../lags after the port sub-interface paths; LAGs are read as belonging to the edge (like its ports), /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags).
@@ -2030,9 +2105,11 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml updateEdgeLinkAggregationGroup).
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueEdgeLag::version`)
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml updateEdgeLinkAggregationGroup).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
@@ -2046,12 +2123,14 @@ impl<'a> super::NetworkClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         lag_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueEdgeLag<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_EDGE_LAG,
             &[venue_id, cluster_id, serial_number, lag_id],
         );
+        req.json(body);
         UpdateVenueEdgeLag { req }
     }
     #[cfg(feature = "experimental")]
@@ -2065,9 +2144,11 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml partialUpdateEdgeLinkAggregationGroup).
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueEdgeLag::version`)
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml partialUpdateEdgeLinkAggregationGroup).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
@@ -2081,12 +2162,14 @@ impl<'a> super::NetworkClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         lag_id: &str,
+        body: &serde_json::Value,
     ) -> PatchVenueEdgeLag<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_VENUE_EDGE_LAG,
             &[venue_id, cluster_id, serial_number, lag_id],
         );
+        req.json(body);
         PatchVenueEdgeLag { req }
     }
     #[cfg(feature = "experimental")]
@@ -2100,9 +2183,11 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeLagSubInterface).
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueEdgeLagSubInterface::version`)
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeLagSubInterface).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
@@ -2116,12 +2201,14 @@ impl<'a> super::NetworkClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         lag_id: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueEdgeLagSubInterface<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_EDGE_LAG_SUB_INTERFACE,
             &[venue_id, cluster_id, serial_number, lag_id],
         );
+        req.json(body);
         CreateVenueEdgeLagSubInterface {
             req,
         }
@@ -2222,6 +2309,16 @@ impl<'a> CreatePersonalIdentityNetwork<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -2331,6 +2428,16 @@ impl<'a> UpdatePersonalIdentityNetwork<'a> {
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
 }
 #[cfg(feature = "experimental")]
 static PATCH_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2367,6 +2474,16 @@ impl<'a> PatchPersonalIdentityNetwork<'a> {
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
 }
 #[cfg(feature = "experimental")]
 static DELETE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2402,6 +2519,16 @@ impl<'a> DeletePersonalIdentityNetwork<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -2444,6 +2571,16 @@ impl<'a> ActivateWifiNetworkOnPersonalIdentityNetwork<'a> {
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
 }
 #[cfg(feature = "experimental")]
 static DEACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2480,6 +2617,16 @@ impl<'a> DeactivateWifiNetworkOnPersonalIdentityNetwork<'a> {
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
 }
 #[cfg(feature = "experimental")]
 static CREATE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2515,6 +2662,16 @@ impl<'a> CreateEdgeSdLanService<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -2622,6 +2779,16 @@ impl<'a> UpdateEdgeSdLanService<'a> {
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
 }
 #[cfg(feature = "experimental")]
 static PATCH_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2663,6 +2830,16 @@ impl<'a> PatchEdgeSdLanService<'a> {
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
 }
 #[cfg(feature = "experimental")]
 static DELETE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2698,6 +2875,16 @@ impl<'a> DeleteEdgeSdLanService<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -2735,6 +2922,16 @@ impl<'a> ActivateWifiNetworkOnEdgeSdLanService<'a> {
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
 }
 #[cfg(feature = "experimental")]
 static DEACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2771,6 +2968,16 @@ impl<'a> DeactivateWifiNetworkOnEdgeSdLanService<'a> {
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
 }
 #[cfg(feature = "experimental")]
 static ACTIVATE_VENUE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2806,6 +3013,16 @@ impl<'a> ActivateVenueWifiNetworkOnEdgeSdLanService<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -2879,6 +3096,16 @@ impl<'a> PatchEdgeSdLanServiceGuestSettings<'a> {
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
 }
 #[cfg(feature = "experimental")]
 static ACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2920,6 +3147,16 @@ impl<'a> ActivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
 }
 #[cfg(feature = "experimental")]
 static DEACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2955,6 +3192,16 @@ impl<'a> DeactivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -2997,6 +3244,16 @@ impl<'a> ActivateGuestTunnelProfileOnEdgeSdLanService<'a> {
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
 }
 #[cfg(feature = "experimental")]
 static DEACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3032,6 +3289,16 @@ impl<'a> DeactivateGuestTunnelProfileOnEdgeSdLanService<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -3073,6 +3340,16 @@ impl<'a> CreateEdgeHqosProfile<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -3185,6 +3462,16 @@ impl<'a> UpdateEdgeHqosProfile<'a> {
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
 }
 #[cfg(feature = "experimental")]
 static DELETE_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3220,6 +3507,16 @@ impl<'a> DeleteEdgeHqosProfile<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -3262,6 +3559,16 @@ impl<'a> ActivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
 }
 #[cfg(feature = "experimental")]
 static DEACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3298,6 +3605,16 @@ impl<'a> DeactivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
 }
 #[cfg(feature = "experimental")]
 static ACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3307,12 +3624,29 @@ static ACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER: ruckus_one_runtime::Operat
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+#[cfg(feature = "experimental")]
+/// Representations offered by `activate_tunnel_profile_on_venue_edge_cluster`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateTunnelProfileOnVenueEdgeClusterVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 #[cfg(feature = "experimental")]
 /// Request builder for `NetworkClient::activate_tunnel_profile_on_venue_edge_cluster` (Activate edge cluster in tunnel profile).
 ///
@@ -3328,9 +3662,12 @@ impl<'a> ActivateTunnelProfileOnVenueEdgeCluster<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateTunnelProfileOnVenueEdgeClusterVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `202` response.
@@ -3338,6 +3675,16 @@ impl<'a> ActivateTunnelProfileOnVenueEdgeCluster<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -3349,11 +3696,28 @@ static DEACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER: ruckus_one_runtime::Oper
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+#[cfg(feature = "experimental")]
+/// Representations offered by `deactivate_tunnel_profile_on_venue_edge_cluster`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateTunnelProfileOnVenueEdgeClusterVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 #[cfg(feature = "experimental")]
 /// Request builder for `NetworkClient::deactivate_tunnel_profile_on_venue_edge_cluster` (Deactivate edge cluster in tunnel profile).
 ///
@@ -3369,11 +3733,29 @@ impl<'a> DeactivateTunnelProfileOnVenueEdgeCluster<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateTunnelProfileOnVenueEdgeClusterVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -3385,11 +3767,28 @@ static GET_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS: ruckus_one_runtime::Operation = 
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+#[cfg(feature = "experimental")]
+/// Representations offered by `get_venue_edge_cluster_network_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueEdgeClusterNetworkSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 #[cfg(feature = "experimental")]
 /// Request builder for `NetworkClient::get_venue_edge_cluster_network_settings` (Get edge cluster network settings).
 ///
@@ -3405,6 +3804,14 @@ impl<'a> GetVenueEdgeClusterNetworkSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: GetVenueEdgeClusterNetworkSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
@@ -3418,12 +3825,29 @@ static PATCH_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS: ruckus_one_runtime::Operation 
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+#[cfg(feature = "experimental")]
+/// Representations offered by `patch_venue_edge_cluster_network_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchVenueEdgeClusterNetworkSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 #[cfg(feature = "experimental")]
 /// Request builder for `NetworkClient::patch_venue_edge_cluster_network_settings` (Patch edge cluster network settings).
 ///
@@ -3439,9 +3863,12 @@ impl<'a> PatchVenueEdgeClusterNetworkSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: PatchVenueEdgeClusterNetworkSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `202` response.
@@ -3449,6 +3876,16 @@ impl<'a> PatchVenueEdgeClusterNetworkSettings<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -3460,11 +3897,28 @@ static GET_VENUE_EDGE_PORT_CONFIGS: ruckus_one_runtime::Operation = ruckus_one_r
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+#[cfg(feature = "experimental")]
+/// Representations offered by `get_venue_edge_port_configs`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueEdgePortConfigsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 #[cfg(feature = "experimental")]
 /// Request builder for `NetworkClient::get_venue_edge_port_configs` (Get edge port configurations).
 ///
@@ -3480,6 +3934,11 @@ impl<'a> GetVenueEdgePortConfigs<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueEdgePortConfigsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
@@ -3493,12 +3952,29 @@ static PATCH_VENUE_EDGE_PORT_CONFIGS: ruckus_one_runtime::Operation = ruckus_one
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+#[cfg(feature = "experimental")]
+/// Representations offered by `patch_venue_edge_port_configs`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchVenueEdgePortConfigsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 #[cfg(feature = "experimental")]
 /// Request builder for `NetworkClient::patch_venue_edge_port_configs` (Patch edge port configurations).
 ///
@@ -3514,9 +3990,9 @@ impl<'a> PatchVenueEdgePortConfigs<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchVenueEdgePortConfigsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `202` response.
@@ -3524,6 +4000,16 @@ impl<'a> PatchVenueEdgePortConfigs<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -3535,7 +4021,7 @@ static LIST_VENUE_EDGE_PORT_SUB_INTERFACES: ruckus_one_runtime::Operation = ruck
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -3569,7 +4055,7 @@ static CREATE_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruc
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -3589,16 +4075,21 @@ impl<'a> CreateVenueEdgePortSubInterface<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -3643,8 +4134,8 @@ static PATCH_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruck
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -3664,16 +4155,21 @@ impl<'a> PatchVenueEdgePortSubInterface<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -3684,12 +4180,29 @@ static CREATE_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+#[cfg(feature = "experimental")]
+/// Representations offered by `create_venue_edge_lag`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueEdgeLagVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 #[cfg(feature = "experimental")]
 /// Request builder for `NetworkClient::create_venue_edge_lag` (Create edge LAG).
 ///
@@ -3705,9 +4218,9 @@ impl<'a> CreateVenueEdgeLag<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueEdgeLagVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `202` response.
@@ -3715,6 +4228,16 @@ impl<'a> CreateVenueEdgeLag<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -3726,11 +4249,28 @@ static GET_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+#[cfg(feature = "experimental")]
+/// Representations offered by `get_venue_edge_lag`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueEdgeLagVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 #[cfg(feature = "experimental")]
 /// Request builder for `NetworkClient::get_venue_edge_lag` (Get edge LAG).
 ///
@@ -3746,6 +4286,11 @@ impl<'a> GetVenueEdgeLag<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueEdgeLagVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
@@ -3759,12 +4304,29 @@ static UPDATE_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+#[cfg(feature = "experimental")]
+/// Representations offered by `update_venue_edge_lag`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueEdgeLagVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 #[cfg(feature = "experimental")]
 /// Request builder for `NetworkClient::update_venue_edge_lag` (Update edge LAG).
 ///
@@ -3780,9 +4342,9 @@ impl<'a> UpdateVenueEdgeLag<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueEdgeLagVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `202` response.
@@ -3790,6 +4352,16 @@ impl<'a> UpdateVenueEdgeLag<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -3800,12 +4372,29 @@ static PATCH_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime:
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+#[cfg(feature = "experimental")]
+/// Representations offered by `patch_venue_edge_lag`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchVenueEdgeLagVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 #[cfg(feature = "experimental")]
 /// Request builder for `NetworkClient::patch_venue_edge_lag` (Patch edge LAG).
 ///
@@ -3821,9 +4410,9 @@ impl<'a> PatchVenueEdgeLag<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchVenueEdgeLagVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `202` response.
@@ -3831,6 +4420,16 @@ impl<'a> PatchVenueEdgeLag<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 #[cfg(feature = "experimental")]
@@ -3841,12 +4440,29 @@ static CREATE_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruck
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+#[cfg(feature = "experimental")]
+/// Representations offered by `create_venue_edge_lag_sub_interface`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueEdgeLagSubInterfaceVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 #[cfg(feature = "experimental")]
 /// Request builder for `NetworkClient::create_venue_edge_lag_sub_interface` (Create edge LAG sub-interface).
 ///
@@ -3862,9 +4478,9 @@ impl<'a> CreateVenueEdgeLagSubInterface<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueEdgeLagSubInterfaceVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `202` response.
@@ -3872,5 +4488,15 @@ impl<'a> CreateVenueEdgeLagSubInterface<'a> {
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }

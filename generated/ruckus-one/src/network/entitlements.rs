@@ -160,6 +160,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_tenant_entitlement_assignments(
         &self,
         tenant_id: &str,
@@ -183,6 +186,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_self_entitlement_assignment(
         &self,
     ) -> CreateSelfEntitlementAssignment<'a> {
@@ -206,6 +212,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_self_entitlement_assignments(
         &self,
     ) -> QuerySelfEntitlementAssignments<'a> {
@@ -228,6 +237,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_self_entitlement_assignment(
         &self,
         id: &str,
@@ -252,6 +264,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn patch_self_entitlement_assignment(
         &self,
         id: &str,
@@ -279,6 +294,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_entitlements(&self) -> QueryEntitlements<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -302,6 +318,7 @@ impl<'a> super::NetworkClient<'a> {
     /// Notes:
     /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
     /// - The request may also be sent with Content-Type of the v1.1 media type.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_entitlement_utilizations(&self) -> QueryEntitlementUtilizations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -323,6 +340,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_mileage_reports(&self) -> QueryMileageReports<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -342,6 +362,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_compliances(&self) -> QueryCompliances<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &QUERY_COMPLIANCES, &[]);
         QueryCompliances { req }
@@ -360,6 +383,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Rows are banners (see the EntitlementBanner type); the row shape beyond deviceType and licenseType is not shown.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_banners(&self) -> QueryBanners<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &QUERY_BANNERS, &[]);
         QueryBanners { req }
@@ -375,6 +399,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_availability_reports(&self) -> QueryAvailabilityReports<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -394,6 +421,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_attention_notes(&self) -> QueryAttentionNotes<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -411,6 +441,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_entitlement_settings(&self) -> GetEntitlementSettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -429,6 +462,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn patch_entitlement_settings(&self) -> PatchEntitlementSettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -446,6 +482,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_entitlement_license_usage_reports(
         &self,
     ) -> ListEntitlementLicenseUsageReports<'a> {
@@ -494,35 +533,46 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /assignments` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ownAssignmentsCreate).
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
     /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_entitlement_assignment(&self) -> CreateEntitlementAssignment<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_entitlement_assignment(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateEntitlementAssignment<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_ENTITLEMENT_ASSIGNMENT,
             &[],
         );
+        req.json(body);
         CreateEntitlementAssignment { req }
     }
     /// Delete assignments.
     ///
     /// `DELETE /assignments` on the Network management API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml revokeOwnAssignment).
+    /// - Response 204: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (No content.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn delete_entitlement_assignments(&self) -> DeleteEntitlementAssignments<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn delete_entitlement_assignments(
+        &self,
+        body: &serde_json::Value,
+    ) -> DeleteEntitlementAssignments<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_ENTITLEMENT_ASSIGNMENTS,
             &[],
         );
+        req.json(body);
         DeleteEntitlementAssignments {
             req,
         }
@@ -531,18 +581,24 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `PATCH /assignments` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ownAssignmentUpdate).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 204: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (No content.)
     /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn patch_entitlement_assignments(&self) -> PatchEntitlementAssignments<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn patch_entitlement_assignments(
+        &self,
+        body: &serde_json::Value,
+    ) -> PatchEntitlementAssignments<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_ENTITLEMENT_ASSIGNMENTS,
             &[],
         );
+        req.json(body);
         PatchEntitlementAssignments { req }
     }
     /// List assignment summaries.
@@ -590,7 +646,9 @@ impl<'a> super::NetworkClient<'a> {
     /// `GET /entitlements/summaries` on the Network management API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Older entitlement summaries; deprecated by the document, no replacement named.
     /// - Provenance: documented.
@@ -1458,12 +1516,7 @@ impl<'a> CreateEntitlementAssignment<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `201` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -1475,7 +1528,7 @@ static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_on
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
@@ -1494,7 +1547,7 @@ impl<'a> DeleteEntitlementAssignments<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `204` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -1523,11 +1576,6 @@ impl<'a> PatchEntitlementAssignments<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -1626,6 +1674,16 @@ impl<'a> ListEntitlementSummaries<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {

@@ -12,19 +12,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /historicalClients/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventAggList).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryHistoricalClients::version`)
+    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventAggList).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn query_historical_clients(&self) -> QueryHistoricalClients<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_historical_clients(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryHistoricalClients<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_HISTORICAL_CLIENTS,
             &[],
         );
+        req.json(body);
         QueryHistoricalClients { req }
     }
     /// Query events.
@@ -33,15 +39,18 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /events/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventList).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEvents::version`)
+    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventList).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn query_events(&self) -> QueryEvents<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_EVENTS, &[]);
+    pub fn query_events(&self, body: &super::common::QueryRequest) -> QueryEvents<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_EVENTS, &[]);
+        req.json(body);
         QueryEvents { req }
     }
     /// Query event metas.
@@ -50,9 +59,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /events/metas/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventListMetaData).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEventMetas::version`)
+    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventListMetaData).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -60,8 +71,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - The `filters` object must contain the key `ids`, even when its value is empty.
-    pub fn query_event_metas(&self) -> QueryEventMetas<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_EVENT_METAS, &[]);
+    pub fn query_event_metas(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryEventMetas<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_EVENT_METAS,
+            &[],
+        );
+        req.json(body);
         QueryEventMetas { req }
     }
     /// Query event details.
@@ -70,19 +89,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /events/details/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventDetails).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEventDetails::version`)
+    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventDetails).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn query_event_details(&self) -> QueryEventDetails<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_event_details(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryEventDetails<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_EVENT_DETAILS,
             &[],
         );
+        req.json(body);
         QueryEventDetails { req }
     }
     /// Export events.
@@ -91,9 +116,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /events/csvFiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `text/csv` bytes
-    /// - Media types: Content-Type `application/json`, Accept `text/csv`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml exportEvents).
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ExportEventsCsv::version`)
+    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml exportEvents).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -101,8 +128,13 @@ impl<'a> super::NetworkClient<'a> {
     /// Notes:
     /// - The export covers a date range; how the range is given is not shown.
     /// - Accepts sortByCountField.
-    pub fn export_events_csv(&self) -> ExportEventsCsv<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &EXPORT_EVENTS_CSV, &[]);
+    pub fn export_events_csv(&self, body: &serde_json::Value) -> ExportEventsCsv<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &EXPORT_EVENTS_CSV,
+            &[],
+        );
+        req.json(body);
         ExportEventsCsv { req }
     }
     /// List latest logins of admin group.
@@ -113,7 +145,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `adminGroupId`: Identifier of the admin group.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListAdminGroupLatestLogins::version`)
+    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml adminGroupMemberLastLogin).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -134,9 +167,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /alarms/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml getAlarmList).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryAlarms::version`)
+    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml getAlarmList).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -144,8 +179,9 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - For a managed-service (MSP) tenant, the caller passes the tenant ids and the sort order in the query.
-    pub fn query_alarms(&self) -> QueryAlarms<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_ALARMS, &[]);
+    pub fn query_alarms(&self, body: &super::common::QueryRequest) -> QueryAlarms<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_ALARMS, &[]);
+        req.json(body);
         QueryAlarms { req }
     }
     /// Query alarm metas.
@@ -154,9 +190,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /alarms/metas/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml getAlarmListMetaData).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryAlarmMetas::version`)
+    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml getAlarmListMetaData).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -164,8 +202,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - The `filters` object must contain the key `ids`.
-    pub fn query_alarm_metas(&self) -> QueryAlarmMetas<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_ALARM_METAS, &[]);
+    pub fn query_alarm_metas(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryAlarmMetas<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_ALARM_METAS,
+            &[],
+        );
+        req.json(body);
         QueryAlarmMetas { req }
     }
     /// Clear alarm.
@@ -176,8 +222,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `alarmId`: Identifier of the alarm.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml clearAlarm).
+    /// - Response 204: no body (No content.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAlarm::version`)
+    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml clearAlarm).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -197,12 +245,28 @@ static QUERY_HISTORICAL_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_historical_clients`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryHistoricalClientsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_historical_clients` (Query historical clients).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -216,9 +280,9 @@ impl<'a> QueryHistoricalClients<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryHistoricalClientsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -246,12 +310,28 @@ static QUERY_EVENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_events`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryEventsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_events` (Query events).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -265,9 +345,9 @@ impl<'a> QueryEvents<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryEventsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -295,12 +375,28 @@ static QUERY_EVENT_METAS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_event_metas`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryEventMetasVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_event_metas` (Query event metas).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -314,9 +410,9 @@ impl<'a> QueryEventMetas<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryEventMetasVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -344,12 +440,28 @@ static QUERY_EVENT_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_event_details`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryEventDetailsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_event_details` (Query event details).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -363,9 +475,9 @@ impl<'a> QueryEventDetails<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryEventDetailsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -393,12 +505,28 @@ static EXPORT_EVENTS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
-            accept: "text/csv",
+            accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `export_events_csv`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ExportEventsCsvVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::export_events_csv` (Export events).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -412,14 +540,14 @@ impl<'a> ExportEventsCsv<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ExportEventsCsvVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and returns the `200` response body as bytes.
-    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
-        self.req.send_bytes().await
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
     }
 }
 static LIST_ADMIN_GROUP_LATEST_LOGINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -430,11 +558,27 @@ static LIST_ADMIN_GROUP_LATEST_LOGINS: ruckus_one_runtime::Operation = ruckus_on
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_admin_group_latest_logins`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListAdminGroupLatestLoginsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_admin_group_latest_logins` (List latest logins of admin group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -446,6 +590,11 @@ impl<'a> ListAdminGroupLatestLogins<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListAdminGroupLatestLoginsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -460,12 +609,28 @@ static QUERY_ALARMS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_alarms`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryAlarmsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_alarms` (Query alarms).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -479,9 +644,9 @@ impl<'a> QueryAlarms<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryAlarmsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -509,12 +674,28 @@ static QUERY_ALARM_METAS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_alarm_metas`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryAlarmMetasVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_alarm_metas` (Query alarm metas).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -528,9 +709,9 @@ impl<'a> QueryAlarmMetas<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryAlarmMetasVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -558,12 +739,28 @@ static PATCH_ALARM: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `patch_alarm`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchAlarmVersion {
+    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::patch_alarm` (Clear alarm).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -582,8 +779,13 @@ impl<'a> PatchAlarm<'a> {
         self.req.json(body);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchAlarmVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request; the `204` response has no body.
+    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
+        self.req.send_empty().await
     }
 }

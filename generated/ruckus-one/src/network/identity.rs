@@ -1010,6 +1010,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - The create body carries identityGroupId, the linked identity group.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_dpsk_service(&self, body: &DpskPool) -> CreateDpskService<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1030,6 +1031,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_dpsk_services(&self) -> ListDpskServices<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1046,7 +1050,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Response 200: `application/json` `DpskPool`
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `GetDpskService::version`)
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml getDpskPoolById).
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1066,8 +1071,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `DpskPool`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (dpsk_service-0.0.3.yaml updateDpskPool).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `UpdateDpskService::version`)
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml updateDpskPool).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1095,8 +1103,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `DpskPool`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (dpsk_service-0.0.3.yaml patchDpskPool).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `PatchDpskService::version`)
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml patchDpskPool).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1130,6 +1141,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn add_identity_group_to_dpsk_service(
         &self,
         pool_id: &str,
@@ -1157,6 +1171,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn remove_identity_group_from_dpsk_service(
         &self,
         pool_id: &str,
@@ -1185,6 +1202,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_dpsk_passphrase(
         &self,
         pool_id: &str,
@@ -1211,6 +1231,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (method and path documented; the document does not say whether this imports or exports nor name the multipart part; read as a CSV import with part `file` (exports in this API sit under .../query/csvFiles)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn import_dpsk_passphrases(
         &self,
         pool_id: &str,
@@ -1233,8 +1256,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `identityGroupId`: Identifier of the identity group.
     /// - Request body (json, required): `DpskPool`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (dpsk_service-0.0.3.yaml createDpskPool).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `json`, `json` (default `json`; choose with `CreateIdentityGroupDpskService::version`)
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml createDpskPool).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1260,8 +1286,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /templates/dpskServices` on the Network management API.
     ///
     /// - Request body (json, required): `DpskPool`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (dpsk_service-0.0.3.yaml createDpskPoolTemplate_1).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml createDpskPoolTemplate_1).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1289,7 +1318,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
     /// - Query parameter `includeTpBasic` (`boolean`, builder method `include_tp_basic`)
     /// - Response 200: `application/json` `DpskPool`
-    /// - Media types: Accept `application/json`
+    /// - Media types: Accept `application/vnd.ruckus.v1+json`
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml getDpskPoolTemplateById).
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1312,8 +1342,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
     /// - Request body (json, required): `DpskPool`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (dpsk_service-0.0.3.yaml updateDpskPoolTemplate).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml updateDpskPoolTemplate).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1341,8 +1374,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
     /// - Request body (json, required): `DpskPool`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (dpsk_service-0.0.3.yaml patchDpskPoolTemplate).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml patchDpskPoolTemplate).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1370,8 +1406,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `identityGroupId`: Identifier of the identity group.
     /// - Request body (json, required): `DpskPool`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (dpsk_service-0.0.3.yaml createDpskPoolTemplate).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `json`, `json` (default `json`; choose with `CreateTemplateIdentityGroupDpskService::version`)
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml createDpskPoolTemplate).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1401,7 +1440,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `networkTemplateId`: Identifier of the Wi-Fi network template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Media types: Accept `application/vnd.ruckus.v1+json`
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml getDpskPoolsByNetworkId).
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1430,6 +1470,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_identity_group(&self) -> CreateIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1450,6 +1493,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_identity_group(&self, id: &str) -> DeleteIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1471,6 +1517,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn patch_identity_group(&self, id: &str) -> PatchIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1487,9 +1536,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddMacRegistrationPoolToIdentityGroup::version`)
+    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml updateMacRegistrationAssociation).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1515,9 +1565,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `dpskPoolId`: Identifier of the DPSK pool.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddDpskPoolToIdentityGroup::version`)
+    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml updateDpskPoolAssociation).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1541,9 +1592,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `policySetId`: Identifier of the policy set.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddPolicySetToIdentityGroup::version`)
+    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml updatePolicySetAssociation).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1567,8 +1619,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `policySetId`: Identifier of the policy set.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `RemovePolicySetFromIdentityGroup::version`)
+    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml removePolicySetAssociation).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1594,8 +1648,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `identityGroupId`: Identifier of the identity group.
     /// - Request body (json, required): `MacRegistrationPool`
+    ///   Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
     /// - Response 202: `application/json` `AsyncResult` (Accepted; pool creation is in progress.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateIdentityGroupMacRegistrationPool::version`)
+    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1626,7 +1682,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListIdentities::version`)
+    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml listIdentitiesByGroup).
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1651,6 +1708,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_identity(
         &self,
         group_id: &str,
@@ -1679,6 +1739,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - How the identities to delete are selected is not shown.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_identities(&self, group_id: &str) -> DeleteIdentities<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1700,6 +1761,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_identity(&self, group_id: &str, id: &str) -> DeleteIdentity<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1722,6 +1786,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn patch_identity(
         &self,
         group_id: &str,
@@ -1750,6 +1817,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_identity_device(
         &self,
         group_id: &str,
@@ -1776,6 +1846,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_identity_device(
         &self,
         group_id: &str,
@@ -1804,6 +1877,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document writes .../ethernetPorts/{macAddress}/{portIndex}; continued from the identity item path (the venue-scoped ethernetPorts path listed next could also be meant)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_identity_ethernet_port(
         &self,
         group_id: &str,
@@ -1827,9 +1903,12 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (identity_management-0.0.2.yaml updateIdentityEthernetPorts).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateIdentityVenueEthernetPorts::version`)
+    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml updateIdentityEthernetPorts).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1838,12 +1917,14 @@ impl<'a> super::NetworkClient<'a> {
         group_id: &str,
         id: &str,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateIdentityVenueEthernetPorts<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_IDENTITY_VENUE_ETHERNET_PORTS,
             &[group_id, id, venue_id],
         );
+        req.json(body);
         UpdateIdentityVenueEthernetPorts {
             req,
         }
@@ -1861,6 +1942,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (method and path documented; the multipart part name is not shown, `file` assumed).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn import_identities(
         &self,
         group_id: &str,
@@ -1889,6 +1973,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn export_identities(&self) -> ExportIdentities<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &EXPORT_IDENTITIES, &[]);
         ExportIdentities { req }
@@ -1900,7 +1985,8 @@ impl<'a> super::NetworkClient<'a> {
     /// `GET /macRegistrationPools` on the Network management API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListMacRegistrationPools::version`)
+    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml listAllPools).
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1919,8 +2005,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /macRegistrationPools` on the Network management API.
     ///
     /// - Request body (json, required): `MacRegistrationPool`
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; pool creation is in progress.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (mac_registration_api-0.0.1.yaml createPool_1).
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; pool creation is in progress.)
+    /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `CreateMacRegistrationPool::version`)
+    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml createPool_1).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1946,19 +2035,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /macRegistrationPools/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (mac_registration_api-0.0.1.yaml searchPools).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMacRegistrationPools::version`)
+    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml searchPools).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn query_mac_registration_pools(&self) -> QueryMacRegistrationPools<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_mac_registration_pools(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryMacRegistrationPools<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_MAC_REGISTRATION_POOLS,
             &[],
         );
+        req.json(body);
         QueryMacRegistrationPools { req }
     }
     /// List MAC registrations.
@@ -1969,7 +2064,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListMacRegistrations::version`)
+    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml listAllRegistrations).
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1988,9 +2084,12 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /macRegistrationPools/{poolId}/registrations` on the Network management API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the bulk creation is in progress.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the bulk creation is in progress.)
+    /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `CreateMacRegistrations::version`)
+    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1998,12 +2097,17 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Bulk creation may answer 202 Accepted while it is in progress.
-    pub fn create_mac_registrations(&self, pool_id: &str) -> CreateMacRegistrations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_mac_registrations(
+        &self,
+        pool_id: &str,
+        body: &serde_json::Value,
+    ) -> CreateMacRegistrations<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_MAC_REGISTRATIONS,
             &[pool_id],
         );
+        req.json(body);
         CreateMacRegistrations { req }
     }
     /// Delete MAC registrations.
@@ -2013,8 +2117,12 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /macRegistrationPools/{poolId}/registrations` on the Network management API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the bulk deletion is in progress.)
-    /// - Media types: Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (mac_registration_api-0.0.1.yaml deleteRegistrations_1).
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the bulk deletion is in progress.)
+    /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `DeleteMacRegistrations::version`)
+    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml deleteRegistrations_1).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2024,12 +2132,17 @@ impl<'a> super::NetworkClient<'a> {
     /// - Bulk deletion may answer 202 Accepted while it is in progress.
     /// - Registrations with isReferenced true cannot be deleted.
     /// - How the registrations to delete are selected is not shown.
-    pub fn delete_mac_registrations(&self, pool_id: &str) -> DeleteMacRegistrations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn delete_mac_registrations(
+        &self,
+        pool_id: &str,
+        body: &serde_json::Value,
+    ) -> DeleteMacRegistrations<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_MAC_REGISTRATIONS,
             &[pool_id],
         );
+        req.json(body);
         DeleteMacRegistrations { req }
     }
     /// Query MAC registrations.
@@ -2039,19 +2152,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /macRegistrationPools/{poolId}/registrations/query` on the Network management API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (mac_registration_api-0.0.1.yaml searchRegistrations).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMacRegistrations::version`)
+    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml searchRegistrations).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn query_mac_registrations(&self, pool_id: &str) -> QueryMacRegistrations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_mac_registrations(
+        &self,
+        pool_id: &str,
+        body: &super::common::QueryRequest,
+    ) -> QueryMacRegistrations<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_MAC_REGISTRATIONS,
             &[pool_id],
         );
+        req.json(body);
         QueryMacRegistrations { req }
     }
     /// Add policy set to MAC registration pool.
@@ -2062,9 +2182,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `id`: Identifier of the MAC registration pool.
     /// - Path parameter `policySetId`: Identifier of the policy set.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddPolicySetToMacRegistrationPool::version`)
+    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml macPoolUpdatePolicySetId).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2090,8 +2211,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `id`: Identifier of the MAC registration pool.
     /// - Path parameter `policySetId`: Identifier of the policy set.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `RemovePolicySetFromMacRegistrationPool::version`)
+    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml macPoolRemovePolicySetId).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2117,7 +2240,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `networkId`: Identifier of the Wi-Fi network.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListWifiNetworkMacRegistrationPools::version`)
+    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml getPoolsByNetworkId).
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2142,7 +2266,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
     /// - Response 200: `application/json` `Certificate`
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetCertificate::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml downloadCertPem_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2161,7 +2286,8 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /certificates/{certId}` on the Network management API.
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (certificate_template_api-0.0.1.yaml downloadServerCertP12_1).
     /// - Response 200: `application/x-pkcs12` bytes
     /// - Media types: Content-Type `application/json`, Accept `application/x-pkcs12`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
@@ -2170,12 +2296,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn download_certificate_private_key(
         &self,
         cert_id: &str,
+        body: &serde_json::Value,
     ) -> DownloadCertificatePrivateKey<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DOWNLOAD_CERTIFICATE_PRIVATE_KEY,
             &[cert_id],
         );
+        req.json(body);
         DownloadCertificatePrivateKey {
             req,
         }
@@ -2187,18 +2315,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PATCH /certificates/{certId}` on the Network management API.
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (certificate_template_api-0.0.1.yaml patchCert).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCertificate::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml patchCert).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn patch_certificate(&self, cert_id: &str) -> PatchCertificate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn patch_certificate(
+        &self,
+        cert_id: &str,
+        body: &serde_json::Value,
+    ) -> PatchCertificate<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_CERTIFICATE,
             &[cert_id],
         );
+        req.json(body);
         PatchCertificate { req }
     }
     /// Get certificate chains.
@@ -2208,8 +2344,8 @@ impl<'a> super::NetworkClient<'a> {
     /// `GET /certificates/{certId}/chains` on the Network management API.
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: `application/x-pkcs7-certificates` bytes
+    /// - Media types: Accept `application/x-pkcs7-certificates`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2228,8 +2364,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /certificateAuthorities` on the Network management API.
     ///
     /// - Request body (json, required): `CertificateAuthority`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCertificateAuthority::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2253,7 +2392,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Response 200: `application/json` `CertificateAuthority`
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetCertificateAuthority::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml downloadCaDer_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2273,8 +2413,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `CertificateTemplate`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (certificate_template_api-0.0.1.yaml createTemplateWithOnboardCa).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCertificateTemplate::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml createTemplateWithOnboardCa).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2299,8 +2442,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `CertificateAuthority`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (certificate_template_api-0.0.1.yaml createSubCa).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSubCertificateAuthority::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml createSubCa).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2327,8 +2473,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `Certificate`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (certificate_template_api-0.0.1.yaml createCert).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCertificate::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml createCert).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2353,7 +2502,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Response 200: `application/json` `CertificateTemplate`
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetCertificateTemplate::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml getTemplateById).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2375,21 +2525,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PATCH /certificateTemplates/{templateId}` on the Network management API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (certificate_template_api-0.0.1.yaml patchTemplate).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCertificateTemplate::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml patchTemplate).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn patch_certificate_template(
         &self,
         template_id: &str,
+        body: &serde_json::Value,
     ) -> PatchCertificateTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_CERTIFICATE_TEMPLATE,
             &[template_id],
         );
+        req.json(body);
         PatchCertificateTemplate { req }
     }
     /// Create SCEP key.
@@ -2400,8 +2555,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Request body (json, required): `ScepKey`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (certificate_template_api-0.0.1.yaml createScepKey).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateScepKey::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml createScepKey).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2430,9 +2588,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Path parameter `identityId`: Identifier of the identity.
-    /// - Request body (json, optional, builder method `body`): `CertificateQueryRequest`
+    /// - Request body (json, required): `CertificateQueryRequest`
+    ///   Provenance: reference (certificate_template_api-0.0.1.yaml getCertsByIdentity).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateTemplateIdentityCertificates::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml getCertsByIdentity).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2444,12 +2604,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         template_id: &str,
         identity_id: &str,
+        body: &CertificateQueryRequest,
     ) -> QueryCertificateTemplateIdentityCertificates<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_CERTIFICATE_TEMPLATE_IDENTITY_CERTIFICATES,
             &[template_id, identity_id],
         );
+        req.json(body);
         QueryCertificateTemplateIdentityCertificates {
             req,
         }
@@ -2461,9 +2623,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /certificateTemplates/{templateId}/certificates/query` on the Network management API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
-    /// - Request body (json, optional, builder method `body`): `CertificateQueryRequest`
+    /// - Request body (json, required): `CertificateQueryRequest`
+    ///   Provenance: reference (certificate_template_api-0.0.1.yaml queryCerts_1).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateTemplateCertificates::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml queryCerts_1).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2474,12 +2638,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn query_certificate_template_certificates(
         &self,
         template_id: &str,
+        body: &CertificateQueryRequest,
     ) -> QueryCertificateTemplateCertificates<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_CERTIFICATE_TEMPLATE_CERTIFICATES,
             &[template_id],
         );
+        req.json(body);
         QueryCertificateTemplateCertificates {
             req,
         }
@@ -2490,9 +2656,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /certificateTemplates/certificates/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `CertificateQueryRequest`
+    /// - Request body (json, required): `CertificateQueryRequest`
+    ///   Provenance: reference (certificate_template_api-0.0.1.yaml queryAllCerts).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificates::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml queryAllCerts).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2500,12 +2668,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - The status filter accepts INVALID, VALID, REVOKED and EXPIRED.
-    pub fn query_certificates(&self) -> QueryCertificates<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_certificates(
+        &self,
+        body: &CertificateQueryRequest,
+    ) -> QueryCertificates<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_CERTIFICATES,
             &[],
         );
+        req.json(body);
         QueryCertificates { req }
     }
     /// Delete certificates of a template.
@@ -2523,6 +2695,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - How the certificates to delete are selected is not shown.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_certificate_template_certificates(
         &self,
         template_id: &str,
@@ -2544,7 +2717,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `radiusProfileId`: Identifier of the RADIUS profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListRadiusProfileCertificates::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml getCertificatesByRadiusId).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2569,7 +2743,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `radiusProfileId`: Identifier of the RADIUS profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListRadiusProfileCertificateAuthorities::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml getCAsByRadiusId).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document writes `GET /radiusProfiles/{radiusProfileId}/certificates and /certificateAuthorities`; read as a sub-path of the RADIUS profile (a top-level /certificateAuthorities list is the other reading)).
@@ -2592,18 +2767,24 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /samlIdpProfiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (external_auth_api-0.0.1.yaml createSamlIdpProfile).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSamlIdpProfile::version`)
+    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml createSamlIdpProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_saml_idp_profile(&self) -> CreateSamlIdpProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_saml_idp_profile(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateSamlIdpProfile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_SAML_IDP_PROFILE,
             &[],
         );
+        req.json(body);
         CreateSamlIdpProfile { req }
     }
     /// Get SAML identity provider profile.
@@ -2614,7 +2795,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetSamlIdpProfile::version`)
+    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml getSamlIdpProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2636,21 +2818,25 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (external_auth_api-0.0.1.yaml updateSamlIdpProfile).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateSamlIdpProfile::version`)
+    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml updateSamlIdpProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateSamlIdpProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_SAML_IDP_PROFILE,
             &[saml_idp_profile_id],
         );
+        req.json(body);
         UpdateSamlIdpProfile { req }
     }
     /// Patch SAML identity provider profile.
@@ -2660,21 +2846,25 @@ impl<'a> super::NetworkClient<'a> {
     /// `PATCH /samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (external_auth_api-0.0.1.yaml samlIdpProfileAction).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchSamlIdpProfile::version`)
+    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml samlIdpProfileAction).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn patch_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
+        body: &serde_json::Value,
     ) -> PatchSamlIdpProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_SAML_IDP_PROFILE,
             &[saml_idp_profile_id],
         );
+        req.json(body);
         PatchSamlIdpProfile { req }
     }
     /// Delete SAML identity provider profile.
@@ -2685,7 +2875,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSamlIdpProfile::version`)
+    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml deleteSamlIdpProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2708,9 +2899,9 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddSigningCertificateToSamlIdpProfile::version`)
+    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml activateSigningCertificateOnSamlIdpProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2737,7 +2928,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSigningCertificateFromSamlIdpProfile::version`)
+    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml deactivateSigningCertificateOnSamlIdpProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2763,9 +2955,9 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddEncryptionCertificateToSamlIdpProfile::version`)
+    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml activateEncryptionCertificateOnSamlIdpProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2792,7 +2984,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveEncryptionCertificateFromSamlIdpProfile::version`)
+    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml deactivateEncryptionCertificateOnSamlIdpProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2818,9 +3011,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddSamlIdpProfileToWifiNetwork::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateSamlIdpProfileOnWifiNetwork).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2846,9 +3040,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `certificateTemplateId`: Identifier of the certificate template.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddCertificateTemplateToWifiNetwork::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateCertificateTemplateOnWifiNetwork).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2874,8 +3069,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `certificateTemplateId`: Identifier of the certificate template.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveCertificateTemplateFromWifiNetwork::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateCertificateTemplateOnWifiNetwork).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2905,6 +3102,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_policy_set_evaluation(&self) -> CreatePolicySetEvaluation<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2920,21 +3120,25 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /policySets/{policySetId}/evaluationReports` on the Network management API.
     ///
     /// - Path parameter `policySetId`: Identifier of the policy set.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (policy_management_api-0.0.3.yaml evaluateReport).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreatePolicySetEvaluationReport::version`)
+    /// - Media types: Provenance: reference (policy_management_api-0.0.3.yaml evaluateReport).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn create_policy_set_evaluation_report(
         &self,
         policy_set_id: &str,
+        body: &serde_json::Value,
     ) -> CreatePolicySetEvaluationReport<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_POLICY_SET_EVALUATION_REPORT,
             &[policy_set_id],
         );
+        req.json(body);
         CreatePolicySetEvaluationReport {
             req,
         }
@@ -2950,6 +3154,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_policy_sets(&self) -> ListPolicySets<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_POLICY_SETS, &[]);
         ListPolicySets { req }
@@ -2965,6 +3172,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_policy_templates(&self) -> ListPolicyTemplates<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2984,6 +3194,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_policy_template_policies(&self) -> ListPolicyTemplatePolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3063,11 +3276,33 @@ static GET_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `get_dpsk_service`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetDpskServiceVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_dpsk_service` (Get DPSK service).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3079,6 +3314,11 @@ impl<'a> GetDpskService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetDpskServiceVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3093,12 +3333,40 @@ static UPDATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `update_dpsk_service`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateDpskServiceVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_dpsk_service` (Update DPSK service).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3112,9 +3380,24 @@ impl<'a> UpdateDpskService<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateDpskServiceVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static PATCH_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3124,12 +3407,40 @@ static PATCH_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `patch_dpsk_service`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchDpskServiceVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::patch_dpsk_service` (Patch DPSK service).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3143,9 +3454,24 @@ impl<'a> PatchDpskService<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchDpskServiceVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3290,11 +3616,27 @@ static CREATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = rucku
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `create_identity_group_dpsk_service`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateIdentityGroupDpskServiceVersion {
+    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+    #[default]
+    Json,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json_2,
+}
 /// Request builder for `NetworkClient::create_identity_group_dpsk_service` (Create DPSK service in identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3308,9 +3650,24 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateIdentityGroupDpskServiceVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3320,8 +3677,8 @@ static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
@@ -3339,9 +3696,19 @@ impl<'a> CreateTemplateDpskService<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3352,7 +3719,7 @@ static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_run
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
@@ -3390,8 +3757,8 @@ static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
@@ -3409,9 +3776,19 @@ impl<'a> UpdateTemplateDpskService<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3421,8 +3798,8 @@ static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_r
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
@@ -3440,9 +3817,19 @@ impl<'a> PatchTemplateDpskService<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3453,11 +3840,27 @@ static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operatio
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `create_template_identity_group_dpsk_service`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateTemplateIdentityGroupDpskServiceVersion {
+    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+    #[default]
+    Json,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json_2,
+}
 /// Request builder for `NetworkClient::create_template_identity_group_dpsk_service` (Create DPSK service template in identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3471,9 +3874,27 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: CreateTemplateIdentityGroupDpskServiceVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3484,7 +3905,7 @@ static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::Operation =
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
@@ -3617,12 +4038,28 @@ static ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operatio
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `add_mac_registration_pool_to_identity_group`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddMacRegistrationPoolToIdentityGroupVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_mac_registration_pool_to_identity_group` (Add MAC registration pool to identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3636,14 +4073,29 @@ impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: AddMacRegistrationPoolToIdentityGroupVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3653,12 +4105,28 @@ static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_o
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `add_dpsk_pool_to_identity_group`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddDpskPoolToIdentityGroupVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_dpsk_pool_to_identity_group` (Add DPSK pool to identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3672,14 +4140,26 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: AddDpskPoolToIdentityGroupVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static ADD_POLICY_SET_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3689,12 +4169,28 @@ static ADD_POLICY_SET_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `add_policy_set_to_identity_group`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddPolicySetToIdentityGroupVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_policy_set_to_identity_group` (Add policy set to identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3708,14 +4204,26 @@ impl<'a> AddPolicySetToIdentityGroup<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: AddPolicySetToIdentityGroupVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static REMOVE_POLICY_SET_FROM_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3726,11 +4234,27 @@ static REMOVE_POLICY_SET_FROM_IDENTITY_GROUP: ruckus_one_runtime::Operation = ru
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `remove_policy_set_from_identity_group`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemovePolicySetFromIdentityGroupVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::remove_policy_set_from_identity_group` (Remove policy set from identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3744,9 +4268,26 @@ impl<'a> RemovePolicySetFromIdentityGroup<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: RemovePolicySetFromIdentityGroupVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3756,12 +4297,28 @@ static CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operatio
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `create_identity_group_mac_registration_pool`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateIdentityGroupMacRegistrationPoolVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_identity_group_mac_registration_pool` (Create MAC registration pool in identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3775,11 +4332,29 @@ impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: CreateIdentityGroupMacRegistrationPoolVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static LIST_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3790,11 +4365,27 @@ static LIST_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `list_identities`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListIdentitiesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_identities` (List identities).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3806,6 +4397,11 @@ impl<'a> ListIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListIdentitiesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4042,12 +4638,28 @@ static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::Operation = ruc
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `update_identity_venue_ethernet_ports`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateIdentityVenueEthernetPortsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_identity_venue_ethernet_ports` (Update identity Ethernet ports in venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4061,14 +4673,26 @@ impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateIdentityVenueEthernetPortsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static IMPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4146,11 +4770,27 @@ static LIST_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_r
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `list_mac_registration_pools`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListMacRegistrationPoolsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_mac_registration_pools` (List MAC registration pools).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4162,6 +4802,11 @@ impl<'a> ListMacRegistrationPools<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListMacRegistrationPoolsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4176,12 +4821,34 @@ static CREATE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `create_mac_registration_pool`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateMacRegistrationPoolVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1_2,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_mac_registration_pool` (Create MAC registration pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4195,11 +4862,24 @@ impl<'a> CreateMacRegistrationPool<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `202` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateMacRegistrationPoolVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `201` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4209,12 +4889,28 @@ static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `query_mac_registration_pools`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryMacRegistrationPoolsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_mac_registration_pools` (Query MAC registration pools).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4228,9 +4924,9 @@ impl<'a> QueryMacRegistrationPools<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryMacRegistrationPoolsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -4259,11 +4955,27 @@ static LIST_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtim
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `list_mac_registrations`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListMacRegistrationsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_mac_registrations` (List MAC registrations).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4275,6 +4987,11 @@ impl<'a> ListMacRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListMacRegistrationsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4289,12 +5006,34 @@ static CREATE_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `create_mac_registrations`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateMacRegistrationsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1_2,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_mac_registrations` (Create MAC registrations).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4308,16 +5047,24 @@ impl<'a> CreateMacRegistrations<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateMacRegistrationsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `202` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `201` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4327,12 +5074,34 @@ static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `delete_mac_registrations`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteMacRegistrationsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1_2,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_mac_registrations` (Delete MAC registrations).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4346,11 +5115,24 @@ impl<'a> DeleteMacRegistrations<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `202` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteMacRegistrationsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4360,12 +5142,28 @@ static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `query_mac_registrations`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryMacRegistrationsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_mac_registrations` (Query MAC registrations).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4379,9 +5177,9 @@ impl<'a> QueryMacRegistrations<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryMacRegistrationsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -4409,12 +5207,28 @@ static ADD_POLICY_SET_TO_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = 
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `add_policy_set_to_mac_registration_pool`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddPolicySetToMacRegistrationPoolVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_policy_set_to_mac_registration_pool` (Add policy set to MAC registration pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4428,14 +5242,26 @@ impl<'a> AddPolicySetToMacRegistrationPool<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: AddPolicySetToMacRegistrationPoolVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4446,11 +5272,27 @@ static REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operati
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `remove_policy_set_from_mac_registration_pool`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemovePolicySetFromMacRegistrationPoolVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::remove_policy_set_from_mac_registration_pool` (Remove policy set from MAC registration pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4464,9 +5306,29 @@ impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: RemovePolicySetFromMacRegistrationPoolVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4477,11 +5339,27 @@ static LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation =
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `list_wifi_network_mac_registration_pools`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListWifiNetworkMacRegistrationPoolsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_wifi_network_mac_registration_pools` (List MAC registration pools of a network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4493,6 +5371,14 @@ impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ListWifiNetworkMacRegistrationPoolsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4508,11 +5394,27 @@ static GET_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_certificate`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetCertificateVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_certificate` (Get certificate).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4524,6 +5426,11 @@ impl<'a> GetCertificate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetCertificateVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4557,11 +5464,6 @@ impl<'a> DownloadCertificatePrivateKey<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
     /// Sends the request and returns the `200` response body as bytes.
     pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
         self.req.send_bytes().await
@@ -4574,12 +5476,28 @@ static PATCH_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `patch_certificate`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchCertificateVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::patch_certificate` (Patch certificate).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4593,14 +5511,24 @@ impl<'a> PatchCertificate<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchCertificateVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static LIST_CERTIFICATE_CHAINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4611,7 +5539,7 @@ static LIST_CERTIFICATE_CHAINS: ruckus_one_runtime::Operation = ruckus_one_runti
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
-            accept: "application/json",
+            accept: "application/x-pkcs7-certificates",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -4629,9 +5557,9 @@ impl<'a> ListCertificateChains<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    /// Sends the request and returns the `200` response body as bytes.
+    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
+        self.req.send_bytes().await
     }
 }
 static CREATE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4641,12 +5569,28 @@ static CREATE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_certificate_authority`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateCertificateAuthorityVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_certificate_authority` (Create certificate authority).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4660,9 +5604,24 @@ impl<'a> CreateCertificateAuthority<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateCertificateAuthorityVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4673,11 +5632,27 @@ static GET_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_run
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_certificate_authority`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetCertificateAuthorityVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_certificate_authority` (Get certificate authority).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4689,6 +5664,11 @@ impl<'a> GetCertificateAuthority<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetCertificateAuthorityVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4703,12 +5683,28 @@ static CREATE_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_r
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_certificate_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateCertificateTemplateVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_certificate_template` (Create certificate template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4722,9 +5718,24 @@ impl<'a> CreateCertificateTemplate<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateCertificateTemplateVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_SUB_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4734,12 +5745,28 @@ static CREATE_SUB_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_sub_certificate_authority`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateSubCertificateAuthorityVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_sub_certificate_authority` (Create sub certificate authority).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4753,9 +5780,24 @@ impl<'a> CreateSubCertificateAuthority<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateSubCertificateAuthorityVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4765,12 +5807,28 @@ static CREATE_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_certificate`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateCertificateVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_certificate` (Create certificate).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4784,9 +5842,24 @@ impl<'a> CreateCertificate<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateCertificateVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4797,11 +5870,27 @@ static GET_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runt
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_certificate_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetCertificateTemplateVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_certificate_template` (Get certificate template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4813,6 +5902,11 @@ impl<'a> GetCertificateTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetCertificateTemplateVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4827,12 +5921,28 @@ static PATCH_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `patch_certificate_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchCertificateTemplateVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::patch_certificate_template` (Patch certificate template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4846,14 +5956,24 @@ impl<'a> PatchCertificateTemplate<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchCertificateTemplateVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4863,12 +5983,28 @@ static CREATE_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_scep_key`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateScepKeyVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_scep_key` (Create SCEP key).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4882,9 +6018,24 @@ impl<'a> CreateScepKey<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateScepKeyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_CERTIFICATE_TEMPLATE_IDENTITY_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4894,12 +6045,28 @@ static QUERY_CERTIFICATE_TEMPLATE_IDENTITY_CERTIFICATES: ruckus_one_runtime::Ope
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_certificate_template_identity_certificates`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryCertificateTemplateIdentityCertificatesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_certificate_template_identity_certificates` (Query certificates of an identity).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4913,9 +6080,12 @@ impl<'a> QueryCertificateTemplateIdentityCertificates<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &CertificateQueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: QueryCertificateTemplateIdentityCertificatesVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -4943,12 +6113,28 @@ static QUERY_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::Operation = 
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_certificate_template_certificates`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryCertificateTemplateCertificatesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_certificate_template_certificates` (Query certificates of a template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4962,9 +6148,12 @@ impl<'a> QueryCertificateTemplateCertificates<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &CertificateQueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: QueryCertificateTemplateCertificatesVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -4992,12 +6181,28 @@ static QUERY_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_certificates`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryCertificatesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_certificates` (Query certificates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5011,9 +6216,9 @@ impl<'a> QueryCertificates<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &CertificateQueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryCertificatesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -5073,11 +6278,27 @@ static LIST_RADIUS_PROFILE_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_radius_profile_certificates`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListRadiusProfileCertificatesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_radius_profile_certificates` (List certificates of a RADIUS profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5089,6 +6310,11 @@ impl<'a> ListRadiusProfileCertificates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListRadiusProfileCertificatesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5104,11 +6330,27 @@ static LIST_RADIUS_PROFILE_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::Operatio
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_radius_profile_certificate_authorities`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListRadiusProfileCertificateAuthoritiesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_radius_profile_certificate_authorities` (List certificate authorities of a RADIUS profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5120,6 +6362,14 @@ impl<'a> ListRadiusProfileCertificateAuthorities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ListRadiusProfileCertificateAuthoritiesVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5134,12 +6384,28 @@ static CREATE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_saml_idp_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateSamlIdpProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_saml_idp_profile` (Create SAML identity provider profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5153,9 +6419,9 @@ impl<'a> CreateSamlIdpProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateSamlIdpProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5171,11 +6437,27 @@ static GET_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime:
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_saml_idp_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetSamlIdpProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_saml_idp_profile` (Get SAML identity provider profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5187,6 +6469,11 @@ impl<'a> GetSamlIdpProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetSamlIdpProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5201,12 +6488,28 @@ static UPDATE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_saml_idp_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateSamlIdpProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_saml_idp_profile` (Update SAML identity provider profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5220,9 +6523,9 @@ impl<'a> UpdateSamlIdpProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateSamlIdpProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5237,12 +6540,28 @@ static PATCH_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtim
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `patch_saml_idp_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchSamlIdpProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::patch_saml_idp_profile` (Patch SAML identity provider profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5256,9 +6575,9 @@ impl<'a> PatchSamlIdpProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchSamlIdpProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5274,11 +6593,27 @@ static DELETE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_saml_idp_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteSamlIdpProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_saml_idp_profile` (Delete SAML identity provider profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5290,6 +6625,11 @@ impl<'a> DeleteSamlIdpProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteSamlIdpProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5304,12 +6644,28 @@ static ADD_SIGNING_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::Operatio
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_signing_certificate_to_saml_idp_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddSigningCertificateToSamlIdpProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_signing_certificate_to_saml_idp_profile` (Add signing certificate to SAML profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5323,9 +6679,12 @@ impl<'a> AddSigningCertificateToSamlIdpProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: AddSigningCertificateToSamlIdpProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5341,11 +6700,27 @@ static REMOVE_SIGNING_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::Ope
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `remove_signing_certificate_from_saml_idp_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemoveSigningCertificateFromSamlIdpProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::remove_signing_certificate_from_saml_idp_profile` (Remove signing certificate from SAML profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5357,6 +6732,14 @@ impl<'a> RemoveSigningCertificateFromSamlIdpProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: RemoveSigningCertificateFromSamlIdpProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5371,12 +6754,28 @@ static ADD_ENCRYPTION_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::Opera
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_encryption_certificate_to_saml_idp_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddEncryptionCertificateToSamlIdpProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_encryption_certificate_to_saml_idp_profile` (Add encryption certificate to SAML profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5390,9 +6789,12 @@ impl<'a> AddEncryptionCertificateToSamlIdpProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: AddEncryptionCertificateToSamlIdpProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5408,11 +6810,27 @@ static REMOVE_ENCRYPTION_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `remove_encryption_certificate_from_saml_idp_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemoveEncryptionCertificateFromSamlIdpProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::remove_encryption_certificate_from_saml_idp_profile` (Remove encryption certificate from SAML profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5424,6 +6842,14 @@ impl<'a> RemoveEncryptionCertificateFromSamlIdpProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: RemoveEncryptionCertificateFromSamlIdpProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5438,12 +6864,28 @@ static ADD_SAML_IDP_PROFILE_TO_WIFI_NETWORK: ruckus_one_runtime::Operation = ruc
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_saml_idp_profile_to_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddSamlIdpProfileToWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_saml_idp_profile_to_wifi_network` (Add SAML identity provider profile to network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5457,14 +6899,26 @@ impl<'a> AddSamlIdpProfileToWifiNetwork<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: AddSamlIdpProfileToWifiNetworkVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static ADD_CERTIFICATE_TEMPLATE_TO_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5474,12 +6928,28 @@ static ADD_CERTIFICATE_TEMPLATE_TO_WIFI_NETWORK: ruckus_one_runtime::Operation =
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_certificate_template_to_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddCertificateTemplateToWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_certificate_template_to_wifi_network` (Add certificate template to network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5493,14 +6963,29 @@ impl<'a> AddCertificateTemplateToWifiNetwork<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: AddCertificateTemplateToWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static REMOVE_CERTIFICATE_TEMPLATE_FROM_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5511,11 +6996,27 @@ static REMOVE_CERTIFICATE_TEMPLATE_FROM_WIFI_NETWORK: ruckus_one_runtime::Operat
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `remove_certificate_template_from_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemoveCertificateTemplateFromWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::remove_certificate_template_from_wifi_network` (Remove certificate template from network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5529,9 +7030,29 @@ impl<'a> RemoveCertificateTemplateFromWifiNetwork<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: RemoveCertificateTemplateFromWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_POLICY_SET_EVALUATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5577,12 +7098,28 @@ static CREATE_POLICY_SET_EVALUATION_REPORT: ruckus_one_runtime::Operation = ruck
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_policy_set_evaluation_report`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreatePolicySetEvaluationReportVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_policy_set_evaluation_report` (Create policy set evaluation report).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5596,9 +7133,9 @@ impl<'a> CreatePolicySetEvaluationReport<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreatePolicySetEvaluationReportVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.

@@ -267,7 +267,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListVenueSwitches::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchesByVenue_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -286,18 +287,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /venues/{venueId}/switches` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddMultipleSwitches).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitch::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddMultipleSwitches).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_venue_switch(&self, venue_id: &str) -> CreateVenueSwitch<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_venue_switch(
+        &self,
+        venue_id: &str,
+        body: &serde_json::Value,
+    ) -> CreateVenueSwitch<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH,
             &[venue_id],
         );
+        req.json(body);
         CreateVenueSwitch { req }
     }
     /// Delete switches of a venue.
@@ -307,17 +316,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /venues/{venueId}/switches` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteMultipleSwitches).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitches::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteMultipleSwitches).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn delete_venue_switches(&self, venue_id: &str) -> DeleteVenueSwitches<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn delete_venue_switches(
+        &self,
+        venue_id: &str,
+        body: &serde_json::Value,
+    ) -> DeleteVenueSwitches<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_VENUE_SWITCHES,
             &[venue_id],
         );
+        req.json(body);
         DeleteVenueSwitches { req }
     }
     /// Import switches into a venue.
@@ -327,9 +345,12 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /venues/{venueId}/switches/importRequests` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitches).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchImportRequest::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitches).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -358,7 +379,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` `Switch`
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitch::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -382,9 +404,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchById).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitch::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchById).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -392,12 +416,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueSwitch<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH,
             &[venue_id, switch_id],
         );
+        req.json(body);
         UpdateVenueSwitch { req }
     }
     /// Post switch.
@@ -408,9 +434,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddSwitch).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddVenueSwitch::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddSwitch).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -418,12 +447,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> AddVenueSwitch<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &ADD_VENUE_SWITCH,
             &[venue_id, switch_id],
         );
+        req.json(body);
         AddVenueSwitch { req }
     }
     /// Delete switch.
@@ -434,8 +465,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitch::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchById).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -459,9 +492,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchPosition).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchPositions::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchPosition).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -469,12 +505,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueSwitchPositions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_POSITIONS,
             &[venue_id, switch_id],
         );
+        req.json(body);
         UpdateVenueSwitchPositions { req }
     }
     /// Get switch port settings.
@@ -486,7 +524,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchPortSettings::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchPortsBySwitchId).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -510,9 +549,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdatePortSettings).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchPortSettings::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdatePortSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -520,12 +561,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueSwitchPortSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_PORT_SETTINGS,
             &[venue_id, switch_id],
         );
+        req.json(body);
         UpdateVenueSwitchPortSettings {
             req,
         }
@@ -538,9 +581,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchPortsByPortIds).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchPortSettings::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchPortsByPortIds).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -548,12 +593,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueSwitchPortSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_PORT_SETTINGS,
             &[venue_id, switch_id],
         );
+        req.json(body);
         CreateVenueSwitchPortSettings {
             req,
         }
@@ -565,21 +612,25 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /venues/{venueId}/switches/portSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetPortsAmongSwitches).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchesPortSettings::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetPortsAmongSwitches).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn create_venue_switches_port_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueSwitchesPortSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_SWITCHES_PORT_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         CreateVenueSwitchesPortSettings {
             req,
         }
@@ -591,21 +642,25 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/switches/portSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdatePortsAmongSwitches).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchesPortSettings::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdatePortsAmongSwitches).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_switches_port_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueSwitchesPortSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCHES_PORT_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueSwitchesPortSettings {
             req,
         }
@@ -619,7 +674,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListVenueSwitchVlans::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVlanByVenueWithVePortsInfoBySwitchId_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -643,9 +699,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddSwitchVlan).
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchVlan::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddSwitchVlan).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -653,12 +711,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueSwitchVlan<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_VLAN,
             &[venue_id, switch_id],
         );
+        req.json(body);
         CreateVenueSwitchVlan { req }
     }
     /// Delete switch VLANs.
@@ -669,8 +729,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchVlans).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVlans::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchVlans).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -678,12 +741,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> DeleteVenueSwitchVlans<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_VLANS,
             &[venue_id, switch_id],
         );
+        req.json(body);
         DeleteVenueSwitchVlans { req }
     }
     /// Get switch VLAN.
@@ -696,7 +761,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchVlan::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchVlan).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
@@ -722,9 +788,11 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchVlan).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchVlan::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchVlan).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
@@ -733,12 +801,14 @@ impl<'a> super::NetworkClient<'a> {
         venue_id: &str,
         switch_id: &str,
         vlan_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueSwitchVlan<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_VLAN,
             &[venue_id, switch_id, vlan_id],
         );
+        req.json(body);
         UpdateVenueSwitchVlan { req }
     }
     /// Delete switch VLAN.
@@ -751,7 +821,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVlan::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchVlan).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
@@ -777,7 +848,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVePorts::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVePortsBySwitch).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -801,9 +873,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddVePorts).
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchVePort::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddVePorts).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -811,12 +885,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueSwitchVePort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_VE_PORT,
             &[venue_id, switch_id],
         );
+        req.json(body);
         CreateVenueSwitchVePort { req }
     }
     /// Delete switch VE ports.
@@ -827,8 +903,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteVePorts).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVePorts::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteVePorts).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -836,12 +915,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> DeleteVenueSwitchVePorts<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_VE_PORTS,
             &[venue_id, switch_id],
         );
+        req.json(body);
         DeleteVenueSwitchVePorts { req }
     }
     /// Get switch VE port.
@@ -854,7 +935,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vePortId`: Identifier of the VE port.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchVePort::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVePort).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
@@ -880,9 +962,11 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vePortId`: Identifier of the VE port.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateVePort).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchVePort::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateVePort).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
@@ -891,12 +975,14 @@ impl<'a> super::NetworkClient<'a> {
         venue_id: &str,
         switch_id: &str,
         ve_port_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueSwitchVePort<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_VE_PORT,
             &[venue_id, switch_id, ve_port_id],
         );
+        req.json(body);
         UpdateVenueSwitchVePort { req }
     }
     /// Delete switch VE port.
@@ -909,7 +995,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vePortId`: Identifier of the VE port.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVePort::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteVePort).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
@@ -935,7 +1022,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchStaticRoutes::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetStaticRoutesBySwitchId).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -959,9 +1047,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddStaticRoutes).
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchStaticRoute::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddStaticRoutes).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -969,12 +1059,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueSwitchStaticRoute<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_STATIC_ROUTE,
             &[venue_id, switch_id],
         );
+        req.json(body);
         CreateVenueSwitchStaticRoute {
             req,
         }
@@ -987,8 +1079,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteStaticRoutes).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchStaticRoutes::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteStaticRoutes).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -996,12 +1091,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> DeleteVenueSwitchStaticRoutes<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_STATIC_ROUTES,
             &[venue_id, switch_id],
         );
+        req.json(body);
         DeleteVenueSwitchStaticRoutes {
             req,
         }
@@ -1016,7 +1113,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `staticRouteId`: Identifier of the static route.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchStaticRoute::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetStaticRouteById).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
@@ -1042,9 +1140,11 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `staticRouteId`: Identifier of the static route.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateStaticRoute).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchStaticRoute::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateStaticRoute).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
@@ -1053,12 +1153,14 @@ impl<'a> super::NetworkClient<'a> {
         venue_id: &str,
         switch_id: &str,
         static_route_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueSwitchStaticRoute<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_STATIC_ROUTE,
             &[venue_id, switch_id, static_route_id],
         );
+        req.json(body);
         UpdateVenueSwitchStaticRoute {
             req,
         }
@@ -1073,7 +1175,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `staticRouteId`: Identifier of the static route.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchStaticRoute::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteStaticRoute).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
@@ -1101,7 +1204,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchLags::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetLags).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1125,9 +1229,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddLags).
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchLag::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddLags).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1135,12 +1241,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueSwitchLag<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_LAG,
             &[venue_id, switch_id],
         );
+        req.json(body);
         CreateVenueSwitchLag { req }
     }
     /// Delete switch LAGs.
@@ -1151,8 +1259,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteLags).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchLags::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteLags).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1160,12 +1271,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> DeleteVenueSwitchLags<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_LAGS,
             &[venue_id, switch_id],
         );
+        req.json(body);
         DeleteVenueSwitchLags { req }
     }
     /// Get switch LAG.
@@ -1178,7 +1291,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `lagId`: Identifier of the link aggregation group.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchLag::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetLag).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
@@ -1204,9 +1318,11 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `lagId`: Identifier of the link aggregation group.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateLag).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchLag::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateLag).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
@@ -1215,12 +1331,14 @@ impl<'a> super::NetworkClient<'a> {
         venue_id: &str,
         switch_id: &str,
         lag_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueSwitchLag<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_LAG,
             &[venue_id, switch_id, lag_id],
         );
+        req.json(body);
         UpdateVenueSwitchLag { req }
     }
     /// Delete switch LAG.
@@ -1233,7 +1351,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `lagId`: Identifier of the link aggregation group.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchLag::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteLag).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
@@ -1263,6 +1382,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_venue_switch_dhcp_servers(
         &self,
         venue_id: &str,
@@ -1283,9 +1405,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddSwitchDhcpServerSettings).
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchDhcpServer::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddSwitchDhcpServerSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1293,12 +1417,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueSwitchDhcpServer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_DHCP_SERVER,
             &[venue_id, switch_id],
         );
+        req.json(body);
         CreateVenueSwitchDhcpServer { req }
     }
     /// Delete switch DHCP servers.
@@ -1309,8 +1435,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchDhcpServerSettings).
+    /// - Response 204: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (No content.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchDhcpServers::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchDhcpServerSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1318,12 +1447,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> DeleteVenueSwitchDhcpServers<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_DHCP_SERVERS,
             &[venue_id, switch_id],
         );
+        req.json(body);
         DeleteVenueSwitchDhcpServers {
             req,
         }
@@ -1338,7 +1469,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchDhcpServer::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchDhcpServerSetting).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
@@ -1364,9 +1496,11 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchDhcpServerSettings).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchDhcpServer::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchDhcpServerSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
@@ -1375,12 +1509,14 @@ impl<'a> super::NetworkClient<'a> {
         venue_id: &str,
         switch_id: &str,
         dhcp_server_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueSwitchDhcpServer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_DHCP_SERVER,
             &[venue_id, switch_id, dhcp_server_id],
         );
+        req.json(body);
         UpdateVenueSwitchDhcpServer { req }
     }
     /// Delete switch DHCP server.
@@ -1393,7 +1529,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchDhcpServer::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchDhcpServerSetting).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
@@ -1418,9 +1555,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml QuerySwitchVlans).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchVlans::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml QuerySwitchVlans).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1429,12 +1568,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &super::common::QueryRequest,
     ) -> QueryVenueSwitchVlans<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_VLANS,
             &[venue_id, switch_id],
         );
+        req.json(body);
         QueryVenueSwitchVlans { req }
     }
     /// Query switch VE ports.
@@ -1445,9 +1586,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetVePortsByQuery).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchVePorts::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVePortsByQuery).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1456,12 +1599,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &super::common::QueryRequest,
     ) -> QueryVenueSwitchVePorts<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_VE_PORTS,
             &[venue_id, switch_id],
         );
+        req.json(body);
         QueryVenueSwitchVePorts { req }
     }
     /// Query switch DHCP servers.
@@ -1472,9 +1617,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml ListOfIcxDhcpServers).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchDhcpServers::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml ListOfIcxDhcpServers).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1483,12 +1630,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &super::common::QueryRequest,
     ) -> QueryVenueSwitchDhcpServers<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_DHCP_SERVERS,
             &[venue_id, switch_id],
         );
+        req.json(body);
         QueryVenueSwitchDhcpServers { req }
     }
     /// Query switch ACLs.
@@ -1499,9 +1648,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchAclsByQuery).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchAcls::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchAclsByQuery).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1510,12 +1661,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &super::common::QueryRequest,
     ) -> QueryVenueSwitchAcls<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_ACLS,
             &[venue_id, switch_id],
         );
+        req.json(body);
         QueryVenueSwitchAcls { req }
     }
     /// Query switch configuration backups.
@@ -1526,9 +1679,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchConfigBackupsByQuery).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchConfigBackups::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchConfigBackupsByQuery).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1537,12 +1692,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &super::common::QueryRequest,
     ) -> QueryVenueSwitchConfigBackups<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_CONFIG_BACKUPS,
             &[venue_id, switch_id],
         );
+        req.json(body);
         QueryVenueSwitchConfigBackups {
             req,
         }
@@ -1556,7 +1713,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchAcls::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetAclsBySwitch).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1581,7 +1739,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchAclUnions::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetAclUnion).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1606,7 +1765,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVlanUnions::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVlanUnion).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1630,9 +1790,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeviceRequests).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchDeviceRequest::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeviceRequests).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1640,12 +1803,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueSwitchDeviceRequest<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_DEVICE_REQUEST,
             &[venue_id, switch_id],
         );
+        req.json(body);
         CreateVenueSwitchDeviceRequest {
             req,
         }
@@ -1658,9 +1823,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml ChangeSwitchDhcpServerState_1).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueSwitchDhcpServerStates::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml ChangeSwitchDhcpServerState_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1668,12 +1835,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> PatchVenueSwitchDhcpServerStates<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_VENUE_SWITCH_DHCP_SERVER_STATES,
             &[venue_id, switch_id],
         );
+        req.json(body);
         PatchVenueSwitchDhcpServerStates {
             req,
         }
@@ -1686,9 +1855,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchConfigHistDetails::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1697,12 +1868,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &super::common::QueryRequest,
     ) -> QueryVenueSwitchConfigHistDetails<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_CONFIG_HIST_DETAILS,
             &[venue_id, switch_id],
         );
+        req.json(body);
         QueryVenueSwitchConfigHistDetails {
             req,
         }
@@ -1717,7 +1890,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `transactionId`: Identifier of the configuration transaction.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchTransactionConfigHistDetails::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml RetrieveSwitchConfigurationHistDetailByTransaction).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1745,7 +1919,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchConfigBackups::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetConfigBackupsBySwitch).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1771,9 +1946,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddSwitchConfigBackup).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchConfigBackup::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddSwitchConfigBackup).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1781,12 +1959,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueSwitchConfigBackup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_CONFIG_BACKUP,
             &[venue_id, switch_id],
         );
+        req.json(body);
         CreateVenueSwitchConfigBackup {
             req,
         }
@@ -1799,8 +1979,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchConfigBackups).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchConfigBackups::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchConfigBackups).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1808,12 +1991,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> DeleteVenueSwitchConfigBackups<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_CONFIG_BACKUPS,
             &[venue_id, switch_id],
         );
+        req.json(body);
         DeleteVenueSwitchConfigBackups {
             req,
         }
@@ -1828,7 +2013,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchConfigBackup::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchConfigBackupById).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1855,7 +2041,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchConfigBackup::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchConfigBackupById).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1883,9 +2070,12 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml RestoreSwitchByConfigBackup_1).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueSwitchConfigBackup::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml RestoreSwitchByConfigBackup_1).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1894,12 +2084,14 @@ impl<'a> super::NetworkClient<'a> {
         venue_id: &str,
         switch_id: &str,
         config_backup_id: &str,
+        body: &serde_json::Value,
     ) -> PatchVenueSwitchConfigBackup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_VENUE_SWITCH_CONFIG_BACKUP,
             &[venue_id, switch_id, config_backup_id],
         );
+        req.json(body);
         PatchVenueSwitchConfigBackup {
             req,
         }
@@ -1912,9 +2104,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml CompareSwitchConfigBackups).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchConfigBackupComparison::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml CompareSwitchConfigBackups).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1922,12 +2116,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueSwitchConfigBackupComparison<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON,
             &[venue_id, switch_id],
         );
+        req.json(body);
         CreateVenueSwitchConfigBackupComparison {
             req,
         }
@@ -1942,7 +2138,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchConfigBackupFormattedConfigs::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetFormattedConfigBackup).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1973,6 +2170,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_venue_switch_power_cycle_request(
         &self,
     ) -> CreateVenueSwitchPowerCycleRequest<'a> {
@@ -1998,6 +2198,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_venue_switch_members(&self) -> QueryVenueSwitchMembers<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2012,9 +2215,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /venues/switches/switchPorts/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
     /// - Response 200: `application/json` `SwitchPortQueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchPorts::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2022,12 +2227,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_venue_switch_ports(&self) -> QueryVenueSwitchPorts<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_venue_switch_ports(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryVenueSwitchPorts<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_PORTS,
             &[],
         );
+        req.json(body);
         QueryVenueSwitchPorts { req }
     }
     /// Query switch clients.
@@ -2036,9 +2245,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /venues/switches/clients/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
     /// - Response 200: `application/json` `SwitchClientQueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchClients::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2046,12 +2257,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_venue_switch_clients(&self) -> QueryVenueSwitchClients<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_venue_switch_clients(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryVenueSwitchClients<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_VENUE_SWITCH_CLIENTS,
             &[],
         );
+        req.json(body);
         QueryVenueSwitchClients { req }
     }
     /// Export switches as CSV.
@@ -2060,21 +2275,27 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /venues/switches/query/csvFiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `text/csv` bytes
-    /// - Media types: Content-Type `application/json`, Accept `text/csv`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml exportDeviceInventoryRbac).
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ExportVenueSwitchesCsv::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml exportDeviceInventoryRbac).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn export_venue_switches_csv(&self) -> ExportVenueSwitchesCsv<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn export_venue_switches_csv(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> ExportVenueSwitchesCsv<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &EXPORT_VENUE_SWITCHES_CSV,
             &[],
         );
+        req.json(body);
         ExportVenueSwitchesCsv { req }
     }
     /// Get switch aggregation details.
@@ -2083,20 +2304,24 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /venues/switches/aggregationDetails` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchesAggregationDetailsRbac).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `FetchVenueSwitchAggregationDetails::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchesAggregationDetailsRbac).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn fetch_venue_switch_aggregation_details(
         &self,
+        body: &serde_json::Value,
     ) -> FetchVenueSwitchAggregationDetails<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &FETCH_VENUE_SWITCH_AGGREGATION_DETAILS,
             &[],
         );
+        req.json(body);
         FetchVenueSwitchAggregationDetails {
             req,
         }
@@ -2108,19 +2333,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /venues/{venueId}/vlans/query` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchVlanBySwitchIds).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueVlans::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchVlanBySwitchIds).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn query_venue_vlans(&self, venue_id: &str) -> QueryVenueVlans<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_venue_vlans(
+        &self,
+        venue_id: &str,
+        body: &super::common::QueryRequest,
+    ) -> QueryVenueVlans<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_VENUE_VLANS,
             &[venue_id],
         );
+        req.json(body);
         QueryVenueVlans { req }
     }
     /// Query venue tagged VLANs.
@@ -2137,6 +2369,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_venue_tagged_vlans(&self, venue_id: &str) -> QueryVenueTaggedVlans<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2159,6 +2394,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_venue_untagged_vlans(
         &self,
         venue_id: &str,
@@ -2177,19 +2415,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /venues/{venueId}/vePorts/query` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetVePortsByVenueQuery_1_1).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryVenueVePorts::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVePortsByVenueQuery_1_1).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn query_venue_ve_ports(&self, venue_id: &str) -> QueryVenueVePorts<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_venue_ve_ports(
+        &self,
+        venue_id: &str,
+        body: &super::common::QueryRequest,
+    ) -> QueryVenueVePorts<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_VENUE_VE_PORTS,
             &[venue_id],
         );
+        req.json(body);
         QueryVenueVePorts { req }
     }
     /// Query venue AAA servers.
@@ -2199,19 +2444,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /venues/{venueId}/aaaServers/query` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml QueryAaaServers).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueAaaServers::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml QueryAaaServers).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn query_venue_aaa_servers(&self, venue_id: &str) -> QueryVenueAaaServers<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_venue_aaa_servers(
+        &self,
+        venue_id: &str,
+        body: &super::common::QueryRequest,
+    ) -> QueryVenueAaaServers<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_VENUE_AAA_SERVERS,
             &[venue_id],
         );
+        req.json(body);
         QueryVenueAaaServers { req }
     }
     /// List venue VLANs.
@@ -2226,6 +2478,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_venue_vlans(&self, venue_id: &str) -> ListVenueVlans<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2246,6 +2501,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_venue_trusted_ports(&self, venue_id: &str) -> ListVenueTrustedPorts<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2266,6 +2524,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_venue_switch_profile_acls(
         &self,
         venue_id: &str,
@@ -2285,7 +2546,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListVenueSwitchProfileVlans::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVlansByVenue_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2309,7 +2571,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `operationRequestId` (`string`, builder method `operation_request_id`)
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchImportResults::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchesImportResult).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2332,9 +2595,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddSwitchProfileToVenue::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AssociateProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2358,8 +2622,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSwitchProfileFromVenue::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DisassociateProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2385,9 +2651,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AssociateCliTemplate).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `json`, `json` (default `json`; choose with `AddCliTemplateToVenue::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AssociateCliTemplate).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2395,12 +2664,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         cli_template_id: &str,
+        body: &serde_json::Value,
     ) -> AddCliTemplateToVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &ADD_CLI_TEMPLATE_TO_VENUE,
             &[venue_id, cli_template_id],
         );
+        req.json(body);
         AddCliTemplateToVenue { req }
     }
     /// Remove CLI template from venue.
@@ -2411,8 +2682,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml DisassociateCliTemplate).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `json`, `json` (default `json`; choose with `RemoveCliTemplateFromVenue::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DisassociateCliTemplate).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2420,12 +2695,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         cli_template_id: &str,
+        body: &serde_json::Value,
     ) -> RemoveCliTemplateFromVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &REMOVE_CLI_TEMPLATE_FROM_VENUE,
             &[venue_id, cli_template_id],
         );
+        req.json(body);
         RemoveCliTemplateFromVenue { req }
     }
     /// Delete switch stack.
@@ -2437,7 +2714,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `stackSwitchSerialNumber`: Serial number of the stack's switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueStack::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteStackMember).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2460,21 +2738,25 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/switchFirmwares/schedules` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml ChangeUpdateScheduleV1001).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueSwitchFirmwareSchedules::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml ChangeUpdateScheduleV1001).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_switch_firmware_schedules(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueSwitchFirmwareSchedules<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_FIRMWARE_SCHEDULES,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueSwitchFirmwareSchedules {
             req,
         }
@@ -2486,21 +2768,25 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /venues/{venueId}/switchFirmwares/schedules` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateSchedule_1).
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateVenueSwitchFirmwareSchedule::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateSchedule_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn create_venue_switch_firmware_schedule(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueSwitchFirmwareSchedule<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE,
             &[venue_id],
         );
+        req.json(body);
         CreateVenueSwitchFirmwareSchedule {
             req,
         }
@@ -2512,20 +2798,25 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /venues/{venueId}/switchFirmwares/schedules` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml SkipUpgradeSchedule).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchFirmwareSchedules::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml SkipUpgradeSchedule).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn delete_venue_switch_firmware_schedules(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> DeleteVenueSwitchFirmwareSchedules<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_FIRMWARE_SCHEDULES,
             &[venue_id],
         );
+        req.json(body);
         DeleteVenueSwitchFirmwareSchedules {
             req,
         }
@@ -2538,7 +2829,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `versionType`: Kind of firmware versions to list.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListSwitchFirmwareVersions::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVersions_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2560,7 +2852,8 @@ impl<'a> super::NetworkClient<'a> {
     /// `GET /switchFirmwares/currentVersions` on the Network management API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListSwitchFirmwareCurrentVersions::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetCurrentVersionsByVenues_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2582,19 +2875,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /switchFirmwares/schedules/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetUpgradeVenues_1_1).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QuerySwitchFirmwareSchedules::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetUpgradeVenues_1_1).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn query_switch_firmware_schedules(&self) -> QuerySwitchFirmwareSchedules<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_switch_firmware_schedules(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QuerySwitchFirmwareSchedules<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_SWITCH_FIRMWARE_SCHEDULES,
             &[],
         );
+        req.json(body);
         QuerySwitchFirmwareSchedules {
             req,
         }
@@ -2605,21 +2904,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /switchFirmwares/schedules/switches/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetUpgradeSwitches_1_1).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QuerySwitchFirmwareScheduleSwitches::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetUpgradeSwitches_1_1).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn query_switch_firmware_schedule_switches(
         &self,
+        body: &super::common::QueryRequest,
     ) -> QuerySwitchFirmwareScheduleSwitches<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES,
             &[],
         );
+        req.json(body);
         QuerySwitchFirmwareScheduleSwitches {
             req,
         }
@@ -2637,6 +2940,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_venue_switch_firmware_upgrade_status_details(
         &self,
     ) -> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
@@ -2656,18 +2962,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /venues/{venueId}/aaaServers` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddAaaServer_1_1).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateVenueAaaServer::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddAaaServer_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_venue_aaa_server(&self, venue_id: &str) -> CreateVenueAaaServer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_venue_aaa_server(
+        &self,
+        venue_id: &str,
+        body: &serde_json::Value,
+    ) -> CreateVenueAaaServer<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_AAA_SERVER,
             &[venue_id],
         );
+        req.json(body);
         CreateVenueAaaServer { req }
     }
     /// Delete venue AAA servers.
@@ -2677,17 +2991,25 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /venues/{venueId}/aaaServers` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteAaaServers).
+    /// - Response 204: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (No content.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAaaServers::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteAaaServers).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn delete_venue_aaa_servers(&self, venue_id: &str) -> DeleteVenueAaaServers<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn delete_venue_aaa_servers(
+        &self,
+        venue_id: &str,
+        body: &serde_json::Value,
+    ) -> DeleteVenueAaaServers<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_VENUE_AAA_SERVERS,
             &[venue_id],
         );
+        req.json(body);
         DeleteVenueAaaServers { req }
     }
     /// Get venue AAA server.
@@ -2699,7 +3021,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueAaaServer::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetAaaServer).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2723,9 +3046,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml PutAaaServer_1_1).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueAaaServer::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml PutAaaServer_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2733,12 +3058,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         aaa_server_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueAaaServer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AAA_SERVER,
             &[venue_id, aaa_server_id],
         );
+        req.json(body);
         UpdateVenueAaaServer { req }
     }
     /// Delete venue AAA server.
@@ -2750,7 +3077,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAaaServer::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteAaaServer).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2773,21 +3101,25 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/aaaSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml PutAaaSetting).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAaaSettings::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml PutAaaSetting).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_aaa_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueAaaSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AAA_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueAaaSettings { req }
     }
     /// Delete venue switch settings.
@@ -2802,6 +3134,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_venue_switch_settings(
         &self,
         venue_id: &str,
@@ -2824,6 +3159,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_switch_profiles(&self) -> ListSwitchProfiles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2838,18 +3176,26 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /switchProfiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddProfile_1).
+    /// - Response 200: `application/json` `AsyncResult`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateSwitchProfile::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddProfile_1).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_switch_profile(&self) -> CreateSwitchProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_switch_profile(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateSwitchProfile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_SWITCH_PROFILE,
             &[],
         );
+        req.json(body);
         CreateSwitchProfile { req }
     }
     /// Delete switch profiles.
@@ -2863,6 +3209,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_switch_profiles(&self) -> DeleteSwitchProfiles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2883,6 +3232,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_switch_profile_acls(
         &self,
         switch_profile_id: &str,
@@ -2907,6 +3259,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -2930,6 +3285,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_switch_profile_acls(
         &self,
         switch_profile_id: &str,
@@ -2954,6 +3312,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name aclId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -2980,6 +3341,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name aclId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -3005,6 +3369,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name aclId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -3029,6 +3396,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_switch_profile_trusted_ports(
         &self,
         switch_profile_id: &str,
@@ -3055,6 +3425,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -3080,6 +3453,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_switch_profile_trusted_ports(
         &self,
         switch_profile_id: &str,
@@ -3106,6 +3482,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name trustedPortId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -3132,6 +3511,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name trustedPortId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -3159,6 +3541,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name trustedPortId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -3185,6 +3570,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_switch_profile_vlans(
         &self,
         switch_profile_id: &str,
@@ -3203,21 +3591,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /switchProfiles/{switchProfileId}/vlans` on the Network management API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddVlan_1_1).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateSwitchProfileVlan::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddVlan_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn create_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
+        body: &serde_json::Value,
     ) -> CreateSwitchProfileVlan<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_SWITCH_PROFILE_VLAN,
             &[switch_profile_id],
         );
+        req.json(body);
         CreateSwitchProfileVlan { req }
     }
     /// Delete switch profile VLANs.
@@ -3232,6 +3625,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_switch_profile_vlans(
         &self,
         switch_profile_id: &str,
@@ -3256,6 +3652,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
@@ -3282,6 +3681,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
@@ -3307,6 +3709,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
@@ -3330,6 +3735,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_cli_templates(&self) -> ListCliTemplates<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3344,18 +3752,26 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /cliTemplates` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddCliTemplate_1_1).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateCliTemplate::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddCliTemplate_1_1).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_cli_template(&self) -> CreateCliTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_cli_template(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateCliTemplate<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_CLI_TEMPLATE,
             &[],
         );
+        req.json(body);
         CreateCliTemplate { req }
     }
     /// Get CLI template.
@@ -3366,7 +3782,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetCliTemplate::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetCliTemplate_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -3385,18 +3802,27 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /cliTemplates/{cliTemplateId}` on the Network management API.
     ///
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateCliTemplate_1_1).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateCliTemplate::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateCliTemplate_1_1).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn update_cli_template(&self, cli_template_id: &str) -> UpdateCliTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn update_cli_template(
+        &self,
+        cli_template_id: &str,
+        body: &serde_json::Value,
+    ) -> UpdateCliTemplate<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_CLI_TEMPLATE,
             &[cli_template_id],
         );
+        req.json(body);
         UpdateCliTemplate { req }
     }
     /// Delete CLI template.
@@ -3406,8 +3832,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /cliTemplates/{cliTemplateId}` on the Network management API.
     ///
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: `application/json` `AsyncResult`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteCliTemplate::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteCliTemplate_1_1).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -3425,18 +3854,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /webAuthPageTemplates` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddWebAuthPageTemplate_1_1).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateWebAuthPageTemplate::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddWebAuthPageTemplate_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_web_auth_page_template(&self) -> CreateWebAuthPageTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_web_auth_page_template(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateWebAuthPageTemplate<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_WEB_AUTH_PAGE_TEMPLATE,
             &[],
         );
+        req.json(body);
         CreateWebAuthPageTemplate { req }
     }
     /// Query web authentication page templates.
@@ -3445,19 +3881,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /webAuthPageTemplates/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml QueryWebAuthPageTemplates_1_1).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryWebAuthPageTemplates::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml QueryWebAuthPageTemplates_1_1).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn query_web_auth_page_templates(&self) -> QueryWebAuthPageTemplates<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_web_auth_page_templates(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryWebAuthPageTemplates<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_WEB_AUTH_PAGE_TEMPLATES,
             &[],
         );
+        req.json(body);
         QueryWebAuthPageTemplates { req }
     }
     /// List switches of a web authentication page template.
@@ -3468,7 +3910,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the web authentication page template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListWebAuthPageTemplateSwitches::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetWebAuthPageTemplateSwitchInfo_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -3496,6 +3939,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switches (`GET /venues/{venueId}/switches`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switches (`GET /venues/{venueId}/switches`)."
     )]
@@ -3519,6 +3965,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch (`POST /venues/{venueId}/switches`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch (`POST /venues/{venueId}/switches`)."
     )]
@@ -3541,6 +3990,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switches (`DELETE /venues/{venueId}/switches`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switches (`DELETE /venues/{venueId}/switches`)."
     )]
@@ -3564,6 +4016,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch (`GET /venues/{venueId}/switches/{switchId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch (`GET /venues/{venueId}/switches/{switchId}`)."
     )]
@@ -3588,6 +4043,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch (`PUT /venues/{venueId}/switches/{switchId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch (`PUT /venues/{venueId}/switches/{switchId}`)."
     )]
@@ -3612,6 +4070,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form add_venue_switch (`POST /venues/{venueId}/switches/{switchId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form add_venue_switch (`POST /venues/{venueId}/switches/{switchId}`)."
     )]
@@ -3635,6 +4096,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch (`DELETE /venues/{venueId}/switches/{switchId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch (`DELETE /venues/{venueId}/switches/{switchId}`)."
     )]
@@ -3659,6 +4123,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_positions (`PUT /venues/{venueId}/switches/{switchId}/positions`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_positions (`PUT /venues/{venueId}/switches/{switchId}/positions`)."
     )]
@@ -3685,6 +4152,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_port_settings (`GET /venues/{venueId}/switches/{switchId}/portSettings`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_port_settings (`GET /venues/{venueId}/switches/{switchId}/portSettings`)."
     )]
@@ -3712,6 +4182,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_port_settings (`PUT /venues/{venueId}/switches/{switchId}/portSettings`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_port_settings (`PUT /venues/{venueId}/switches/{switchId}/portSettings`)."
     )]
@@ -3741,6 +4214,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_port_settings (`POST /venues/{venueId}/switches/{switchId}/portSettings`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_port_settings (`POST /venues/{venueId}/switches/{switchId}/portSettings`)."
     )]
@@ -3769,6 +4245,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlans (`GET /venues/{venueId}/switches/{switchId}/vlans`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlans (`GET /venues/{venueId}/switches/{switchId}/vlans`)."
     )]
@@ -3796,6 +4275,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_vlan (`POST /venues/{venueId}/switches/{switchId}/vlans`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_vlan (`POST /venues/{venueId}/switches/{switchId}/vlans`)."
     )]
@@ -3822,6 +4304,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlans (`DELETE /venues/{venueId}/switches/{switchId}/vlans`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlans (`DELETE /venues/{venueId}/switches/{switchId}/vlans`)."
     )]
@@ -3849,6 +4334,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_vlan (`GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_vlan (`GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
     )]
@@ -3878,6 +4366,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_vlan (`PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_vlan (`PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
     )]
@@ -3906,6 +4397,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlan (`DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlan (`DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
     )]
@@ -3933,6 +4427,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_ve_ports (`GET /venues/{venueId}/switches/{switchId}/vePorts`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_ve_ports (`GET /venues/{venueId}/switches/{switchId}/vePorts`)."
     )]
@@ -3960,6 +4457,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_ve_port (`POST /venues/{venueId}/switches/{switchId}/vePorts`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_ve_port (`POST /venues/{venueId}/switches/{switchId}/vePorts`)."
     )]
@@ -3986,6 +4486,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_ports (`DELETE /venues/{venueId}/switches/{switchId}/vePorts`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_ports (`DELETE /venues/{venueId}/switches/{switchId}/vePorts`)."
     )]
@@ -4013,6 +4516,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_ve_port (`GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_ve_port (`GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
     )]
@@ -4042,6 +4548,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_ve_port (`PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_ve_port (`PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
     )]
@@ -4070,6 +4579,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_port (`DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_port (`DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
     )]
@@ -4097,6 +4609,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_static_routes (`GET /venues/{venueId}/switches/{switchId}/staticRoutes`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_static_routes (`GET /venues/{venueId}/switches/{switchId}/staticRoutes`)."
     )]
@@ -4126,6 +4641,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_static_route (`POST /venues/{venueId}/switches/{switchId}/staticRoutes`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_static_route (`POST /venues/{venueId}/switches/{switchId}/staticRoutes`)."
     )]
@@ -4154,6 +4672,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_routes (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_routes (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes`)."
     )]
@@ -4183,6 +4704,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_static_route (`GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_static_route (`GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
     )]
@@ -4212,6 +4736,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_static_route (`PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_static_route (`PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
     )]
@@ -4242,6 +4769,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_route (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_route (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
     )]
@@ -4271,6 +4801,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_lags (`GET /venues/{venueId}/switches/{switchId}/lags`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_lags (`GET /venues/{venueId}/switches/{switchId}/lags`)."
     )]
@@ -4295,6 +4828,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_lag (`POST /venues/{venueId}/switches/{switchId}/lags`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_lag (`POST /venues/{venueId}/switches/{switchId}/lags`)."
     )]
@@ -4321,6 +4857,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lags (`DELETE /venues/{venueId}/switches/{switchId}/lags`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lags (`DELETE /venues/{venueId}/switches/{switchId}/lags`)."
     )]
@@ -4348,6 +4887,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_lag (`GET /venues/{venueId}/switches/{switchId}/lags/{lagId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name lagId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_lag (`GET /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
     )]
@@ -4377,6 +4919,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_lag (`PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name lagId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_lag (`PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
     )]
@@ -4405,6 +4950,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lag (`DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name lagId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lag (`DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
     )]
@@ -4432,6 +4980,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_dhcp_servers (`GET /venues/{venueId}/switches/{switchId}/dhcpServers`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_dhcp_servers (`GET /venues/{venueId}/switches/{switchId}/dhcpServers`)."
     )]
@@ -4459,6 +5010,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_dhcp_server (`POST /venues/{venueId}/switches/{switchId}/dhcpServers`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_dhcp_server (`POST /venues/{venueId}/switches/{switchId}/dhcpServers`)."
     )]
@@ -4487,6 +5041,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_servers (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_servers (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers`)."
     )]
@@ -4516,6 +5073,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_dhcp_server (`GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_dhcp_server (`GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
     )]
@@ -4545,6 +5105,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_dhcp_server (`PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_dhcp_server (`PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
     )]
@@ -4575,6 +5138,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_server (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_server (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
     )]
@@ -4606,6 +5172,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_vlans (`POST /venues/{venueId}/switches/{switchId}/vlans/query`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_vlans (`POST /venues/{venueId}/switches/{switchId}/vlans/query`)."
     )]
@@ -4634,6 +5203,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_ve_ports (`POST /venues/{venueId}/switches/{switchId}/vePorts/query`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_ve_ports (`POST /venues/{venueId}/switches/{switchId}/vePorts/query`)."
     )]
@@ -4662,6 +5234,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_dhcp_servers (`POST /venues/{venueId}/switches/{switchId}/dhcpServers/query`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_dhcp_servers (`POST /venues/{venueId}/switches/{switchId}/dhcpServers/query`)."
     )]
@@ -4692,6 +5267,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_acls (`POST /venues/{venueId}/switches/{switchId}/acls/query`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_acls (`POST /venues/{venueId}/switches/{switchId}/acls/query`)."
     )]
@@ -4720,6 +5298,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_backups (`POST /venues/{venueId}/switches/{switchId}/configBackups/query`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_backups (`POST /venues/{venueId}/switches/{switchId}/configBackups/query`)."
     )]
@@ -4748,6 +5329,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acls (`GET /venues/{venueId}/switches/{switchId}/acls`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acls (`GET /venues/{venueId}/switches/{switchId}/acls`)."
     )]
@@ -4771,6 +5355,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acl_unions (`GET /venues/{venueId}/switches/{switchId}/aclUnions`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acl_unions (`GET /venues/{venueId}/switches/{switchId}/aclUnions`)."
     )]
@@ -4797,6 +5384,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlan_unions (`GET /venues/{venueId}/switches/{switchId}/vlanUnions`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlan_unions (`GET /venues/{venueId}/switches/{switchId}/vlanUnions`)."
     )]
@@ -4824,6 +5414,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_device_request (`POST /venues/{venueId}/switches/{switchId}/deviceRequests`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_device_request (`POST /venues/{venueId}/switches/{switchId}/deviceRequests`)."
     )]
@@ -4853,6 +5446,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_dhcp_server_states (`PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_dhcp_server_states (`PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates`)."
     )]
@@ -4883,6 +5479,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_hist_details (`POST /venues/{venueId}/switches/{switchId}/configHistDetails/query`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_hist_details (`POST /venues/{venueId}/switches/{switchId}/configHistDetails/query`)."
     )]
@@ -4912,6 +5511,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_transaction_config_hist_details (`GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_transaction_config_hist_details (`GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails`)."
     )]
@@ -4941,6 +5543,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_config_backups (`GET /venues/{venueId}/switches/{switchId}/configBackups`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_config_backups (`GET /venues/{venueId}/switches/{switchId}/configBackups`)."
     )]
@@ -4970,6 +5575,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup (`POST /venues/{venueId}/switches/{switchId}/configBackups`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup (`POST /venues/{venueId}/switches/{switchId}/configBackups`)."
     )]
@@ -4998,6 +5606,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backups (`DELETE /venues/{venueId}/switches/{switchId}/configBackups`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backups (`DELETE /venues/{venueId}/switches/{switchId}/configBackups`)."
     )]
@@ -5027,6 +5638,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
     )]
@@ -5055,6 +5669,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backup (`DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backup (`DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
     )]
@@ -5086,6 +5703,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_config_backup (`PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_config_backup (`PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
     )]
@@ -5116,6 +5736,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup_comparison (`POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup_comparison (`POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons`)."
     )]
@@ -5145,6 +5768,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup_formatted_configs (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup_formatted_configs (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs`)."
     )]
@@ -5174,6 +5800,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); the document names no replacement.
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
     )]
@@ -5203,6 +5832,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); the document names no replacement.
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
     )]
@@ -5232,6 +5864,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); the document names no replacement.
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
     )]
@@ -5262,6 +5897,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is export_venue_switches_csv (`POST /venues/switches/query/csvFiles`)."
     )]
@@ -5289,6 +5925,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_ports (`POST /venues/switches/switchPorts/query`)."
     )]
@@ -5316,6 +5953,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_clients (`POST /venues/switches/clients/query`)."
     )]
@@ -5336,11 +5974,33 @@ static LIST_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_venue_switches`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueSwitchesVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_venue_switches` (List switches of a venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5352,6 +6012,11 @@ impl<'a> ListVenueSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListVenueSwitchesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5366,12 +6031,28 @@ static CREATE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_switch`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueSwitchVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_switch` (Add switches to a venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5385,14 +6066,26 @@ impl<'a> CreateVenueSwitch<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueSwitchVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5402,12 +6095,28 @@ static DELETE_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_switches`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueSwitchesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_switches` (Delete switches of a venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5421,9 +6130,26 @@ impl<'a> DeleteVenueSwitches<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueSwitchesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_VENUE_SWITCH_IMPORT_REQUEST: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5433,12 +6159,28 @@ static CREATE_VENUE_SWITCH_IMPORT_REQUEST: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: Some("multipart/form-data"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("multipart/form-data"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_switch_import_request`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueSwitchImportRequestVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_switch_import_request` (Import switches into a venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5453,13 +6195,30 @@ impl<'a> CreateVenueSwitchImportRequest<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
+        self.req.multipart(body);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueSwitchImportRequestVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5470,11 +6229,27 @@ static GET_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_switch`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueSwitchVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_switch` (Get switch).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5486,6 +6261,11 @@ impl<'a> GetVenueSwitch<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueSwitchVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5500,12 +6280,28 @@ static UPDATE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_switch`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueSwitchVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_switch` (Update switch).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5519,9 +6315,9 @@ impl<'a> UpdateVenueSwitch<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueSwitchVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5536,12 +6332,28 @@ static ADD_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_venue_switch`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddVenueSwitchVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_venue_switch` (Post switch).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5555,14 +6367,26 @@ impl<'a> AddVenueSwitch<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: AddVenueSwitchVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5573,11 +6397,27 @@ static DELETE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_switch`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueSwitchVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_switch` (Delete switch).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5591,9 +6431,26 @@ impl<'a> DeleteVenueSwitch<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueSwitchVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static UPDATE_VENUE_SWITCH_POSITIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5603,12 +6460,28 @@ static UPDATE_VENUE_SWITCH_POSITIONS: ruckus_one_runtime::Operation = ruckus_one
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_switch_positions`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueSwitchPositionsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_switch_positions` (Update switch positions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5622,14 +6495,26 @@ impl<'a> UpdateVenueSwitchPositions<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueSwitchPositionsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5640,11 +6525,27 @@ static GET_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_switch_port_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueSwitchPortSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_switch_port_settings` (Get switch port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5656,6 +6557,11 @@ impl<'a> GetVenueSwitchPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueSwitchPortSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5670,12 +6576,28 @@ static UPDATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_switch_port_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueSwitchPortSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_switch_port_settings` (Update switch port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5689,9 +6611,9 @@ impl<'a> UpdateVenueSwitchPortSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueSwitchPortSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5706,12 +6628,28 @@ static CREATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_switch_port_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueSwitchPortSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_switch_port_settings` (Post switch port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5725,9 +6663,9 @@ impl<'a> CreateVenueSwitchPortSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueSwitchPortSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5742,12 +6680,28 @@ static CREATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::Operation = ruck
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_switches_port_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueSwitchesPortSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_switches_port_settings` (Post port settings of several switches).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5761,9 +6715,9 @@ impl<'a> CreateVenueSwitchesPortSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueSwitchesPortSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5778,12 +6732,28 @@ static UPDATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::Operation = ruck
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_switches_port_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueSwitchesPortSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_switches_port_settings` (Update port settings of several switches).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5797,9 +6767,9 @@ impl<'a> UpdateVenueSwitchesPortSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueSwitchesPortSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5815,11 +6785,33 @@ static LIST_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runti
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_venue_switch_vlans`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueSwitchVlansVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_venue_switch_vlans` (List switch VLANs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5831,6 +6823,11 @@ impl<'a> ListVenueSwitchVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListVenueSwitchVlansVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5845,12 +6842,28 @@ static CREATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_switch_vlan`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueSwitchVlanVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_switch_vlan` (Add switch VLAN).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5864,12 +6877,12 @@ impl<'a> CreateVenueSwitchVlan<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueSwitchVlanVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `201` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -5881,12 +6894,28 @@ static DELETE_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_run
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_switch_vlans`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueSwitchVlansVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_switch_vlans` (Delete switch VLANs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5898,6 +6927,11 @@ impl<'a> DeleteVenueSwitchVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueSwitchVlansVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5913,11 +6947,27 @@ static GET_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_switch_vlan`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueSwitchVlanVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_switch_vlan` (Get switch VLAN).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5929,6 +6979,11 @@ impl<'a> GetVenueSwitchVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueSwitchVlanVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5943,12 +6998,28 @@ static UPDATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_switch_vlan`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueSwitchVlanVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_switch_vlan` (Update switch VLAN).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5962,9 +7033,9 @@ impl<'a> UpdateVenueSwitchVlan<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueSwitchVlanVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5980,11 +7051,27 @@ static DELETE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runt
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_switch_vlan`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueSwitchVlanVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_switch_vlan` (Delete switch VLAN).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5996,6 +7083,11 @@ impl<'a> DeleteVenueSwitchVlan<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueSwitchVlanVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6011,11 +7103,27 @@ static LIST_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_ru
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_venue_switch_ve_ports`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueSwitchVePortsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_venue_switch_ve_ports` (List switch VE ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6027,6 +7135,11 @@ impl<'a> ListVenueSwitchVePorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListVenueSwitchVePortsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6041,12 +7154,28 @@ static CREATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_r
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_switch_ve_port`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueSwitchVePortVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_switch_ve_port` (Add switch VE port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6060,12 +7189,12 @@ impl<'a> CreateVenueSwitchVePort<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueSwitchVePortVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `201` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -6077,12 +7206,28 @@ static DELETE_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_switch_ve_ports`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueSwitchVePortsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_switch_ve_ports` (Delete switch VE ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6094,6 +7239,11 @@ impl<'a> DeleteVenueSwitchVePorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueSwitchVePortsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6109,11 +7259,27 @@ static GET_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runt
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_switch_ve_port`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueSwitchVePortVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_switch_ve_port` (Get switch VE port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6125,6 +7291,11 @@ impl<'a> GetVenueSwitchVePort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueSwitchVePortVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6139,12 +7310,28 @@ static UPDATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_r
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_switch_ve_port`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueSwitchVePortVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_switch_ve_port` (Update switch VE port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6158,9 +7345,9 @@ impl<'a> UpdateVenueSwitchVePort<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueSwitchVePortVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6176,11 +7363,27 @@ static DELETE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_r
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_switch_ve_port`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueSwitchVePortVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_switch_ve_port` (Delete switch VE port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6192,6 +7395,11 @@ impl<'a> DeleteVenueSwitchVePort<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueSwitchVePortVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6207,11 +7415,27 @@ static LIST_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::Operation = ruckus_o
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_venue_switch_static_routes`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueSwitchStaticRoutesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_venue_switch_static_routes` (List switch static routes).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6223,6 +7447,11 @@ impl<'a> ListVenueSwitchStaticRoutes<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListVenueSwitchStaticRoutesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6237,12 +7466,28 @@ static CREATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_switch_static_route`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueSwitchStaticRouteVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_switch_static_route` (Add switch static route).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6256,12 +7501,12 @@ impl<'a> CreateVenueSwitchStaticRoute<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueSwitchStaticRouteVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `201` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -6273,12 +7518,28 @@ static DELETE_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::Operation = ruckus
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_switch_static_routes`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueSwitchStaticRoutesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_switch_static_routes` (Delete switch static routes).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6290,6 +7551,11 @@ impl<'a> DeleteVenueSwitchStaticRoutes<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueSwitchStaticRoutesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6305,11 +7571,27 @@ static GET_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_switch_static_route`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueSwitchStaticRouteVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_switch_static_route` (Get switch static route).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6321,6 +7603,11 @@ impl<'a> GetVenueSwitchStaticRoute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueSwitchStaticRouteVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6335,12 +7622,28 @@ static UPDATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_switch_static_route`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueSwitchStaticRouteVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_switch_static_route` (Update switch static route).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6354,9 +7657,9 @@ impl<'a> UpdateVenueSwitchStaticRoute<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueSwitchStaticRouteVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6372,11 +7675,27 @@ static DELETE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_switch_static_route`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueSwitchStaticRouteVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_switch_static_route` (Delete switch static route).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6388,6 +7707,11 @@ impl<'a> DeleteVenueSwitchStaticRoute<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueSwitchStaticRouteVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6403,11 +7727,27 @@ static LIST_VENUE_SWITCH_LAGS: ruckus_one_runtime::Operation = ruckus_one_runtim
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_venue_switch_lags`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueSwitchLagsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_venue_switch_lags` (List switch LAGs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6419,6 +7759,11 @@ impl<'a> ListVenueSwitchLags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListVenueSwitchLagsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6433,12 +7778,28 @@ static CREATE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_switch_lag`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueSwitchLagVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_switch_lag` (Add switch LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6452,12 +7813,12 @@ impl<'a> CreateVenueSwitchLag<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueSwitchLagVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `201` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -6469,12 +7830,28 @@ static DELETE_VENUE_SWITCH_LAGS: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_switch_lags`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueSwitchLagsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_switch_lags` (Delete switch LAGs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6486,6 +7863,11 @@ impl<'a> DeleteVenueSwitchLags<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueSwitchLagsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6501,11 +7883,27 @@ static GET_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime:
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_switch_lag`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueSwitchLagVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_switch_lag` (Get switch LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6517,6 +7915,11 @@ impl<'a> GetVenueSwitchLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueSwitchLagVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6531,12 +7934,28 @@ static UPDATE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_switch_lag`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueSwitchLagVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_switch_lag` (Update switch LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6550,9 +7969,9 @@ impl<'a> UpdateVenueSwitchLag<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueSwitchLagVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6568,11 +7987,27 @@ static DELETE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runti
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_switch_lag`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueSwitchLagVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_switch_lag` (Delete switch LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6584,6 +8019,11 @@ impl<'a> DeleteVenueSwitchLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueSwitchLagVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6629,12 +8069,28 @@ static CREATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_o
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_switch_dhcp_server`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueSwitchDhcpServerVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_switch_dhcp_server` (Add switch DHCP server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6648,12 +8104,12 @@ impl<'a> CreateVenueSwitchDhcpServer<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueSwitchDhcpServerVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `201` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -6665,12 +8121,28 @@ static DELETE_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_switch_dhcp_servers`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueSwitchDhcpServersVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_switch_dhcp_servers` (Delete switch DHCP servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6684,7 +8156,12 @@ impl<'a> DeleteVenueSwitchDhcpServers<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueSwitchDhcpServersVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `204` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -6697,11 +8174,27 @@ static GET_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_switch_dhcp_server`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueSwitchDhcpServerVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_switch_dhcp_server` (Get switch DHCP server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6713,6 +8206,11 @@ impl<'a> GetVenueSwitchDhcpServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueSwitchDhcpServerVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6727,12 +8225,28 @@ static UPDATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_o
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_switch_dhcp_server`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueSwitchDhcpServerVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_switch_dhcp_server` (Update switch DHCP server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6746,9 +8260,9 @@ impl<'a> UpdateVenueSwitchDhcpServer<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueSwitchDhcpServerVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6764,11 +8278,27 @@ static DELETE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_o
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_switch_dhcp_server`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueSwitchDhcpServerVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_switch_dhcp_server` (Delete switch DHCP server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6780,6 +8310,11 @@ impl<'a> DeleteVenueSwitchDhcpServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueSwitchDhcpServerVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6794,12 +8329,28 @@ static QUERY_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_venue_switch_vlans`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueSwitchVlansVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_venue_switch_vlans` (Query switch VLANs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6813,9 +8364,9 @@ impl<'a> QueryVenueSwitchVlans<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueSwitchVlansVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -6843,12 +8394,28 @@ static QUERY_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_r
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_venue_switch_ve_ports`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueSwitchVePortsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_venue_switch_ve_ports` (Query switch VE ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6862,9 +8429,9 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueSwitchVePortsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -6892,12 +8459,28 @@ static QUERY_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_o
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_venue_switch_dhcp_servers`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueSwitchDhcpServersVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_venue_switch_dhcp_servers` (Query switch DHCP servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6911,9 +8494,9 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueSwitchDhcpServersVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -6941,12 +8524,28 @@ static QUERY_VENUE_SWITCH_ACLS: ruckus_one_runtime::Operation = ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_venue_switch_acls`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueSwitchAclsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_venue_switch_acls` (Query switch ACLs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6960,9 +8559,9 @@ impl<'a> QueryVenueSwitchAcls<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueSwitchAclsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -6990,12 +8589,28 @@ static QUERY_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_venue_switch_config_backups`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueSwitchConfigBackupsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_venue_switch_config_backups` (Query switch configuration backups).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7009,9 +8624,9 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueSwitchConfigBackupsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -7040,11 +8655,27 @@ static LIST_VENUE_SWITCH_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtim
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_venue_switch_acls`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueSwitchAclsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_venue_switch_acls` (List switch ACLs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7056,6 +8687,11 @@ impl<'a> ListVenueSwitchAcls<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListVenueSwitchAclsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -7071,11 +8707,27 @@ static LIST_VENUE_SWITCH_ACL_UNIONS: ruckus_one_runtime::Operation = ruckus_one_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_venue_switch_acl_unions`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueSwitchAclUnionsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_venue_switch_acl_unions` (List switch ACL unions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7087,6 +8739,11 @@ impl<'a> ListVenueSwitchAclUnions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListVenueSwitchAclUnionsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -7102,11 +8759,27 @@ static LIST_VENUE_SWITCH_VLAN_UNIONS: ruckus_one_runtime::Operation = ruckus_one
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_venue_switch_vlan_unions`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueSwitchVlanUnionsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_venue_switch_vlan_unions` (List switch VLAN unions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7118,6 +8791,11 @@ impl<'a> ListVenueSwitchVlanUnions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListVenueSwitchVlanUnionsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -7132,12 +8810,28 @@ static CREATE_VENUE_SWITCH_DEVICE_REQUEST: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_switch_device_request`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueSwitchDeviceRequestVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_switch_device_request` (Sync or reboot switch).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7151,14 +8845,26 @@ impl<'a> CreateVenueSwitchDeviceRequest<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueSwitchDeviceRequestVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static PATCH_VENUE_SWITCH_DHCP_SERVER_STATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -7168,12 +8874,28 @@ static PATCH_VENUE_SWITCH_DHCP_SERVER_STATES: ruckus_one_runtime::Operation = ru
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `patch_venue_switch_dhcp_server_states`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchVenueSwitchDhcpServerStatesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::patch_venue_switch_dhcp_server_states` (Change switch DHCP server state).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7187,9 +8909,9 @@ impl<'a> PatchVenueSwitchDhcpServerStates<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchVenueSwitchDhcpServerStatesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -7204,12 +8926,28 @@ static QUERY_VENUE_SWITCH_CONFIG_HIST_DETAILS: ruckus_one_runtime::Operation = r
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_venue_switch_config_hist_details`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueSwitchConfigHistDetailsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_venue_switch_config_hist_details` (Query switch configuration history).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7223,9 +8961,9 @@ impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueSwitchConfigHistDetailsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -7254,11 +8992,27 @@ static LIST_VENUE_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS: ruckus_one_runtime::Op
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_venue_switch_transaction_config_hist_details`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueSwitchTransactionConfigHistDetailsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_venue_switch_transaction_config_hist_details` (List configuration history of a transaction).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7270,6 +9024,14 @@ impl<'a> ListVenueSwitchTransactionConfigHistDetails<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ListVenueSwitchTransactionConfigHistDetailsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -7285,11 +9047,27 @@ static LIST_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_venue_switch_config_backups`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueSwitchConfigBackupsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_venue_switch_config_backups` (List switch configuration backups).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7301,6 +9079,11 @@ impl<'a> ListVenueSwitchConfigBackups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListVenueSwitchConfigBackupsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -7315,12 +9098,28 @@ static CREATE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_switch_config_backup`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueSwitchConfigBackupVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_switch_config_backup` (Back up switch configuration).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7334,14 +9133,26 @@ impl<'a> CreateVenueSwitchConfigBackup<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueSwitchConfigBackupVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -7351,12 +9162,28 @@ static DELETE_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_switch_config_backups`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueSwitchConfigBackupsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_switch_config_backups` (Delete switch configuration backups).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7368,6 +9195,11 @@ impl<'a> DeleteVenueSwitchConfigBackups<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueSwitchConfigBackupsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -7383,11 +9215,27 @@ static GET_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_on
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_switch_config_backup`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueSwitchConfigBackupVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_switch_config_backup` (Get switch configuration backup).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7399,6 +9247,11 @@ impl<'a> GetVenueSwitchConfigBackup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueSwitchConfigBackupVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -7414,11 +9267,27 @@ static DELETE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_switch_config_backup`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueSwitchConfigBackupVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_switch_config_backup` (Delete switch configuration backup).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7430,6 +9299,11 @@ impl<'a> DeleteVenueSwitchConfigBackup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueSwitchConfigBackupVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -7444,12 +9318,28 @@ static PATCH_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `patch_venue_switch_config_backup`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchVenueSwitchConfigBackupVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::patch_venue_switch_config_backup` (Restore switch configuration backup).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7463,14 +9353,26 @@ impl<'a> PatchVenueSwitchConfigBackup<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchVenueSwitchConfigBackupVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -7480,12 +9382,28 @@ static CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON: ruckus_one_runtime::Operati
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_switch_config_backup_comparison`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueSwitchConfigBackupComparisonVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_switch_config_backup_comparison` (Compare switch configuration backups).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7499,9 +9417,12 @@ impl<'a> CreateVenueSwitchConfigBackupComparison<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: CreateVenueSwitchConfigBackupComparisonVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -7517,11 +9438,27 @@ static GET_VENUE_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS: ruckus_one_runtime::Ope
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_switch_config_backup_formatted_configs`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueSwitchConfigBackupFormattedConfigsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_switch_config_backup_formatted_configs` (Get formatted backup configuration).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7533,6 +9470,14 @@ impl<'a> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: GetVenueSwitchConfigBackupFormattedConfigsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -7632,12 +9577,28 @@ static QUERY_VENUE_SWITCH_PORTS: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_venue_switch_ports`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueSwitchPortsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_venue_switch_ports` (Query switch ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7651,9 +9612,9 @@ impl<'a> QueryVenueSwitchPorts<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueSwitchPortsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -7679,12 +9640,28 @@ static QUERY_VENUE_SWITCH_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_ru
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_venue_switch_clients`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueSwitchClientsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_venue_switch_clients` (Query switch clients).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7698,9 +9675,9 @@ impl<'a> QueryVenueSwitchClients<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueSwitchClientsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -7728,12 +9705,28 @@ static EXPORT_VENUE_SWITCHES_CSV: ruckus_one_runtime::Operation = ruckus_one_run
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
-            accept: "text/csv",
+            accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `export_venue_switches_csv`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ExportVenueSwitchesCsvVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::export_venue_switches_csv` (Export switches as CSV).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7747,14 +9740,14 @@ impl<'a> ExportVenueSwitchesCsv<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ExportVenueSwitchesCsvVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and returns the `200` response body as bytes.
-    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
-        self.req.send_bytes().await
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
     }
 }
 static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -7764,12 +9757,28 @@ static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::Operation = r
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `fetch_venue_switch_aggregation_details`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum FetchVenueSwitchAggregationDetailsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::fetch_venue_switch_aggregation_details` (Get switch aggregation details).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7783,9 +9792,12 @@ impl<'a> FetchVenueSwitchAggregationDetails<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: FetchVenueSwitchAggregationDetailsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -7800,12 +9812,28 @@ static QUERY_VENUE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_venue_vlans`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueVlansVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_venue_vlans` (Query venue VLANs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7819,9 +9847,9 @@ impl<'a> QueryVenueVlans<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueVlansVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -7947,12 +9975,34 @@ static QUERY_VENUE_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime:
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_venue_ve_ports`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueVePortsVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_venue_ve_ports` (Query venue VE ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -7966,9 +10016,9 @@ impl<'a> QueryVenueVePorts<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueVePortsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -7996,12 +10046,28 @@ static QUERY_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_venue_aaa_servers`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueAaaServersVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_venue_aaa_servers` (Query venue AAA servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8015,9 +10081,9 @@ impl<'a> QueryVenueAaaServers<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueAaaServersVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -8139,11 +10205,33 @@ static LIST_VENUE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_o
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_venue_switch_profile_vlans`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueSwitchProfileVlansVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_venue_switch_profile_vlans` (List VLANs of the venue's switch profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8155,6 +10243,11 @@ impl<'a> ListVenueSwitchProfileVlans<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListVenueSwitchProfileVlansVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -8170,11 +10263,27 @@ static GET_VENUE_SWITCH_IMPORT_RESULTS: ruckus_one_runtime::Operation = ruckus_o
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_switch_import_results`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueSwitchImportResultsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_switch_import_results` (Get switch import results).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8195,6 +10304,11 @@ impl<'a> GetVenueSwitchImportResults<'a> {
         self.req.query("operationRequestId", &operation_request_id);
         self
     }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueSwitchImportResultsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
@@ -8207,12 +10321,28 @@ static ADD_SWITCH_PROFILE_TO_VENUE: ruckus_one_runtime::Operation = ruckus_one_r
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_switch_profile_to_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddSwitchProfileToVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_switch_profile_to_venue` (Apply switch profile to venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8226,14 +10356,26 @@ impl<'a> AddSwitchProfileToVenue<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: AddSwitchProfileToVenueVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static REMOVE_SWITCH_PROFILE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8244,11 +10386,27 @@ static REMOVE_SWITCH_PROFILE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `remove_switch_profile_from_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemoveSwitchProfileFromVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::remove_switch_profile_from_venue` (Remove switch profile from venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8262,9 +10420,26 @@ impl<'a> RemoveSwitchProfileFromVenue<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: RemoveSwitchProfileFromVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static ADD_CLI_TEMPLATE_TO_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8275,11 +10450,27 @@ static ADD_CLI_TEMPLATE_TO_VENUE: ruckus_one_runtime::Operation = ruckus_one_run
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_cli_template_to_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddCliTemplateToVenueVersion {
+    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+    #[default]
+    Json,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json_2,
+}
 /// Request builder for `NetworkClient::add_cli_template_to_venue` (Apply CLI template to venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8293,14 +10484,26 @@ impl<'a> AddCliTemplateToVenue<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: AddCliTemplateToVenueVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static REMOVE_CLI_TEMPLATE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8310,12 +10513,28 @@ static REMOVE_CLI_TEMPLATE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_on
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `remove_cli_template_from_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemoveCliTemplateFromVenueVersion {
+    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+    #[default]
+    Json,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json_2,
+}
 /// Request builder for `NetworkClient::remove_cli_template_from_venue` (Remove CLI template from venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8329,9 +10548,26 @@ impl<'a> RemoveCliTemplateFromVenue<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: RemoveCliTemplateFromVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_VENUE_STACK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8342,11 +10578,27 @@ static DELETE_VENUE_STACK: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_stack`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueStackVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_stack` (Delete switch stack).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8358,6 +10610,11 @@ impl<'a> DeleteVenueStack<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueStackVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -8372,12 +10629,34 @@ static UPDATE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = r
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_switch_firmware_schedules`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueSwitchFirmwareSchedulesVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_switch_firmware_schedules` (Update venue switch firmware schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8391,9 +10670,12 @@ impl<'a> UpdateVenueSwitchFirmwareSchedules<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateVenueSwitchFirmwareSchedulesVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -8408,12 +10690,34 @@ static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE: ruckus_one_runtime::Operation = ru
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_switch_firmware_schedule`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueSwitchFirmwareScheduleVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_switch_firmware_schedule` (Create venue switch firmware schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8427,12 +10731,12 @@ impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueSwitchFirmwareScheduleVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `201` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -8444,12 +10748,28 @@ static DELETE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = r
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_switch_firmware_schedules`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueSwitchFirmwareSchedulesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_switch_firmware_schedules` (Delete venue switch firmware schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8461,6 +10781,14 @@ impl<'a> DeleteVenueSwitchFirmwareSchedules<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeleteVenueSwitchFirmwareSchedulesVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -8476,11 +10804,33 @@ static LIST_SWITCH_FIRMWARE_VERSIONS: ruckus_one_runtime::Operation = ruckus_one
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_switch_firmware_versions`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListSwitchFirmwareVersionsVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_switch_firmware_versions` (List switch firmware versions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8492,6 +10842,11 @@ impl<'a> ListSwitchFirmwareVersions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListSwitchFirmwareVersionsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -8507,11 +10862,33 @@ static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS: ruckus_one_runtime::Operation = ru
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_switch_firmware_current_versions`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListSwitchFirmwareCurrentVersionsVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_switch_firmware_current_versions` (List current switch firmware versions).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8523,6 +10900,11 @@ impl<'a> ListSwitchFirmwareCurrentVersions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListSwitchFirmwareCurrentVersionsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -8537,12 +10919,34 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_o
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_switch_firmware_schedules`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QuerySwitchFirmwareSchedulesVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_switch_firmware_schedules` (Query switch firmware schedules).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8556,9 +10960,9 @@ impl<'a> QuerySwitchFirmwareSchedules<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QuerySwitchFirmwareSchedulesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -8586,12 +10990,34 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES: ruckus_one_runtime::Operation = 
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_switch_firmware_schedule_switches`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QuerySwitchFirmwareScheduleSwitchesVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_switch_firmware_schedule_switches` (Query switches of firmware schedules).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8605,9 +11031,12 @@ impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: QuerySwitchFirmwareScheduleSwitchesVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -8684,12 +11113,34 @@ static CREATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_aaa_server`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueAaaServerVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_aaa_server` (Create venue AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8703,9 +11154,9 @@ impl<'a> CreateVenueAaaServer<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueAaaServerVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -8720,12 +11171,28 @@ static DELETE_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_aaa_servers`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueAaaServersVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_aaa_servers` (Delete venue AAA servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8739,7 +11206,12 @@ impl<'a> DeleteVenueAaaServers<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueAaaServersVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `204` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -8752,11 +11224,27 @@ static GET_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime:
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_aaa_server`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueAaaServerVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_aaa_server` (Get venue AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8768,6 +11256,11 @@ impl<'a> GetVenueAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueAaaServerVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -8782,12 +11275,34 @@ static UPDATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_aaa_server`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueAaaServerVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_aaa_server` (Update venue AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8801,9 +11316,9 @@ impl<'a> UpdateVenueAaaServer<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueAaaServerVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -8819,11 +11334,27 @@ static DELETE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runti
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_aaa_server`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueAaaServerVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_aaa_server` (Delete venue AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8835,6 +11366,11 @@ impl<'a> DeleteVenueAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueAaaServerVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -8849,12 +11385,28 @@ static UPDATE_VENUE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_run
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_aaa_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueAaaSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_aaa_settings` (Update venue AAA settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8868,9 +11420,9 @@ impl<'a> UpdateVenueAaaSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueAaaSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -8947,12 +11499,34 @@ static CREATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_switch_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateSwitchProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_switch_profile` (Create switch profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -8966,14 +11540,26 @@ impl<'a> CreateSwitchProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateSwitchProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9437,12 +12023,34 @@ static CREATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_ru
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_switch_profile_vlan`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateSwitchProfileVlanVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_switch_profile_vlan` (Create switch profile VLAN).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9456,9 +12064,9 @@ impl<'a> CreateSwitchProfileVlan<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateSwitchProfileVlanVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -9633,12 +12241,34 @@ static CREATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_cli_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateCliTemplateVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_cli_template` (Create CLI template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9652,14 +12282,24 @@ impl<'a> CreateCliTemplate<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateCliTemplateVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9670,11 +12310,33 @@ static GET_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_cli_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetCliTemplateVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_cli_template` (Get CLI template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9686,6 +12348,11 @@ impl<'a> GetCliTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetCliTemplateVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -9700,12 +12367,34 @@ static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_cli_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateCliTemplateVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_cli_template` (Update CLI template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9719,14 +12408,24 @@ impl<'a> UpdateCliTemplate<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateCliTemplateVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9737,11 +12436,33 @@ static DELETE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_cli_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteCliTemplateVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_cli_template` (Delete CLI template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9755,9 +12476,26 @@ impl<'a> DeleteCliTemplate<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteCliTemplateVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9767,12 +12505,34 @@ static CREATE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_web_auth_page_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateWebAuthPageTemplateVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_web_auth_page_template` (Create web authentication page template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9786,9 +12546,9 @@ impl<'a> CreateWebAuthPageTemplate<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateWebAuthPageTemplateVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -9803,12 +12563,34 @@ static QUERY_WEB_AUTH_PAGE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_web_auth_page_templates`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryWebAuthPageTemplatesVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_web_auth_page_templates` (Query web authentication page templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9822,9 +12604,9 @@ impl<'a> QueryWebAuthPageTemplates<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryWebAuthPageTemplatesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -9853,11 +12635,33 @@ static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::Operation = ruc
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_web_auth_page_template_switches`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListWebAuthPageTemplateSwitchesVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_web_auth_page_template_switches` (List switches of a web authentication page template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -9869,6 +12673,11 @@ impl<'a> ListWebAuthPageTemplateSwitches<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListWebAuthPageTemplateSwitchesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.

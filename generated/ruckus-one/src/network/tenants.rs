@@ -251,7 +251,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenant::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getTenantAccount).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -268,18 +269,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /tenants/{tenantId}` on the Network management API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (msp_services-0.3.3.yaml updateManagedTenant).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenant::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml updateManagedTenant).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn update_tenant(&self, tenant_id: &str) -> UpdateTenant<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn update_tenant(
+        &self,
+        tenant_id: &str,
+        body: &serde_json::Value,
+    ) -> UpdateTenant<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_TENANT,
             &[tenant_id],
         );
+        req.json(body);
         UpdateTenant { req }
     }
     /// Delete tenant.
@@ -287,8 +296,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /tenants/{tenantId}` on the Network management API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenant::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml deleteTenant).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -304,14 +315,18 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /tenants` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (msp_services-0.3.3.yaml createTenantV2).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenant::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml createTenantV2).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_tenant(&self) -> CreateTenant<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &CREATE_TENANT, &[]);
+    pub fn create_tenant(&self, body: &serde_json::Value) -> CreateTenant<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_TENANT, &[]);
+        req.json(body);
         CreateTenant { req }
     }
     /// Get tenant delegations.
@@ -320,7 +335,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantDelegations::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getTenantDelegations).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -337,21 +353,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /tenants/{tenantId}/tenantDelegations` on the Network management API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (msp_services-0.3.3.yaml updateTenantDelegations).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantDelegations::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml updateTenantDelegations).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_tenant_delegations(
         &self,
         tenant_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateTenantDelegations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_TENANT_DELEGATIONS,
             &[tenant_id],
         );
+        req.json(body);
         UpdateTenantDelegations { req }
     }
     /// Resend invitation.
@@ -359,8 +380,9 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /tenants/{tenantId}/invitations` on the Network management API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (msp_services-0.3.3.yaml sendInvitationEmail).
+    /// - Response 204: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (No content.)
     /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -368,12 +390,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn resend_tenant_invitation(
         &self,
         tenant_id: &str,
+        body: &serde_json::Value,
     ) -> ResendTenantInvitation<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &RESEND_TENANT_INVITATION,
             &[tenant_id],
         );
+        req.json(body);
         ResendTenantInvitation { req }
     }
     /// List tenant administrators.
@@ -382,7 +406,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantAdmins::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getTenantAdmins).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -401,7 +426,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Path parameter `adminId`: Identifier of the administrator.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantAdmin::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getTenantAdmin).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -423,9 +449,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Path parameter `adminId`: Identifier of the administrator.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (msp_services-0.3.3.yaml updateTenantAdmin).
+    /// - Response 204: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (No content.)
+    /// - Versions: `json`, `json` (default `json`; choose with `UpdateTenantAdmin::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml updateTenantAdmin).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -433,12 +461,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         tenant_id: &str,
         admin_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateTenantAdmin<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_TENANT_ADMIN,
             &[tenant_id, admin_id],
         );
+        req.json(body);
         UpdateTenantAdmin { req }
     }
     /// Delete tenant administrator.
@@ -447,8 +477,9 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Path parameter `adminId`: Identifier of the administrator.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 204: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (No content.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantAdmin::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml deleteTenantAdmin).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -470,7 +501,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantAdminDelegations::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getDelegatedAdmins).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -490,21 +522,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /tenants/{tenantId}/adminDelegations` on the Network management API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (msp_services-0.3.3.yaml updateDelegatedAdmins).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantAdminDelegations::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml updateDelegatedAdmins).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_tenant_admin_delegations(
         &self,
         tenant_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateTenantAdminDelegations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_TENANT_ADMIN_DELEGATIONS,
             &[tenant_id],
         );
+        req.json(body);
         UpdateTenantAdminDelegations {
             req,
         }
@@ -514,9 +551,9 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /tenantActivations/{tenantId}` on the Network management API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantActivation::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml reActivateTenant).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -537,7 +574,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantActivation::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml deActivateTenant).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -558,7 +596,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantSupportStatus::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getRuckusSupportStatus).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -578,9 +617,9 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /tenantActivations/supportStatus/{tenantId}` on the Network management API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantSupportStatus::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml enableSupport).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -601,7 +640,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantSupportStatus::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml disableSupport).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -621,7 +661,8 @@ impl<'a> super::NetworkClient<'a> {
     /// `GET /brandings` on the Network management API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListBrandings::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getBrandInfo).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -633,53 +674,68 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `PUT /brandings` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (msp_services-0.3.3.yaml updateBrandInfo).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateBrandings::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml updateBrandInfo).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn update_brandings(&self) -> UpdateBrandings<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &UPDATE_BRANDINGS, &[]);
+    pub fn update_brandings(&self, body: &serde_json::Value) -> UpdateBrandings<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_BRANDINGS,
+            &[],
+        );
+        req.json(body);
         UpdateBrandings { req }
     }
     /// Create branding.
     ///
     /// `POST /brandings` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (msp_services-0.3.3.yaml addBrandInfo).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateBranding::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml addBrandInfo).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_branding(&self) -> CreateBranding<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &CREATE_BRANDING, &[]);
+    pub fn create_branding(&self, body: &serde_json::Value) -> CreateBranding<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_BRANDING,
+            &[],
+        );
+        req.json(body);
         CreateBranding { req }
     }
     /// Upload logo file.
     ///
     /// `POST /logoFiles` on the Network management API.
     ///
-    /// - Request body (multipart, required): multipart form with parts `file`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (msp_services-0.3.3.yaml uploadBrandLogoFileUrl).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateLogoFile::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml uploadBrandLogoFileUrl).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     ///
     /// Notes:
     /// - inferred: the document does not name the multipart parts; a single part `file` carrying the image is assumed. The response body is not shown.
-    pub fn create_logo_file(
-        &self,
-        body: ruckus_one_runtime::Multipart,
-    ) -> CreateLogoFile<'a> {
+    pub fn create_logo_file(&self, body: &serde_json::Value) -> CreateLogoFile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_LOGO_FILE,
             &[],
         );
-        req.multipart(body);
+        req.json(body);
         CreateLogoFile { req }
     }
     /// Download logo file.
@@ -687,8 +743,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `GET /logoFiles/{fileId}` on the Network management API.
     ///
     /// - Path parameter `fileId`: Identifier of the logo file.
-    /// - Response 200: `image/*` bytes
-    /// - Media types: Accept `image/*`
+    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (msp_services-0.3.3.yaml getBrandLogoFileDownloadUrl).
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetLogoFile::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getBrandLogoFileDownloadUrl).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -704,18 +763,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /firmwareUpgradeSchedules` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (msp_services-0.3.3.yaml setScheduleForFirmwareUpgrades).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateFirmwareUpgradeSchedule::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml setScheduleForFirmwareUpgrades).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_firmware_upgrade_schedule(&self) -> CreateFirmwareUpgradeSchedule<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_firmware_upgrade_schedule(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateFirmwareUpgradeSchedule<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_FIRMWARE_UPGRADE_SCHEDULE,
             &[],
         );
+        req.json(body);
         CreateFirmwareUpgradeSchedule {
             req,
         }
@@ -724,36 +790,50 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `PATCH /tenantDelegations` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (msp_services-0.3.3.yaml patchTenantDelegations).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchTenantDelegations::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml patchTenantDelegations).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn patch_tenant_delegations(&self) -> PatchTenantDelegations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn patch_tenant_delegations(
+        &self,
+        body: &serde_json::Value,
+    ) -> PatchTenantDelegations<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_TENANT_DELEGATIONS,
             &[],
         );
+        req.json(body);
         PatchTenantDelegations { req }
     }
     /// Update administrator delegations (partial).
     ///
     /// `PATCH /adminDelegations` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (msp_services-0.3.3.yaml patchAdminDelegations).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAdminDelegations::version`)
+    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml patchAdminDelegations).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn patch_admin_delegations(&self) -> PatchAdminDelegations<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn patch_admin_delegations(
+        &self,
+        body: &serde_json::Value,
+    ) -> PatchAdminDelegations<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_ADMIN_DELEGATIONS,
             &[],
         );
+        req.json(body);
         PatchAdminDelegations { req }
     }
     /// Get own tenant.
@@ -761,7 +841,8 @@ impl<'a> super::NetworkClient<'a> {
     /// `GET /tenants/self` on the Network management API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetSelfTenant::version`)
+    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml get).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -773,20 +854,24 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /tenants/notificationRecipients` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (tenant_management-0.3.0.yaml addNotificationRecipient).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn create_tenant_notification_recipient(
         &self,
+        body: &serde_json::Value,
     ) -> CreateTenantNotificationRecipient<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_TENANT_NOTIFICATION_RECIPIENT,
             &[],
         );
+        req.json(body);
         CreateTenantNotificationRecipient {
             req,
         }
@@ -795,20 +880,24 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /tenants/mobilePushNotifications` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (tenant_management-0.3.0.yaml addMobilePushNotifications).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenantMobilePushNotification::version`)
+    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml addMobilePushNotifications).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn create_tenant_mobile_push_notification(
         &self,
+        body: &serde_json::Value,
     ) -> CreateTenantMobilePushNotification<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_TENANT_MOBILE_PUSH_NOTIFICATION,
             &[],
         );
+        req.json(body);
         CreateTenantMobilePushNotification {
             req,
         }
@@ -817,21 +906,26 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /tenants/notifications/recipients/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (tenant_management-0.3.0.yaml queryNotificationRecipients).
+    /// - Response 202: `application/json` `QueryResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `json`, `json` (default `json`; choose with `QueryTenantNotificationRecipients::version`)
+    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml queryNotificationRecipients).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn query_tenant_notification_recipients(
         &self,
+        body: &super::common::QueryRequest,
     ) -> QueryTenantNotificationRecipients<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_TENANT_NOTIFICATION_RECIPIENTS,
             &[],
         );
+        req.json(body);
         QueryTenantNotificationRecipients {
             req,
         }
@@ -857,18 +951,23 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `PUT /tenants/betaFeatures` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (tenant_management-0.3.0.yaml updateFeatureIds).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn update_tenant_beta_features(&self) -> UpdateTenantBetaFeatures<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn update_tenant_beta_features(
+        &self,
+        body: &serde_json::Value,
+    ) -> UpdateTenantBetaFeatures<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_TENANT_BETA_FEATURES,
             &[],
         );
+        req.json(body);
         UpdateTenantBetaFeatures { req }
     }
     /// Get privacy settings.
@@ -876,7 +975,8 @@ impl<'a> super::NetworkClient<'a> {
     /// `GET /tenants/privacySettings` on the Network management API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantPrivacySettings::version`)
+    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml getPrivacySettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -892,36 +992,48 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /tenants/privacySettings` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (tenant_management-0.3.0.yaml postPrivacySettings).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `json`, `json` (default `json`; choose with `CreateTenantPrivacySettings::version`)
+    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml postPrivacySettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_tenant_privacy_settings(&self) -> CreateTenantPrivacySettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_tenant_privacy_settings(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateTenantPrivacySettings<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_TENANT_PRIVACY_SETTINGS,
             &[],
         );
+        req.json(body);
         CreateTenantPrivacySettings { req }
     }
     /// Update privacy settings (partial).
     ///
     /// `PATCH /tenants/privacySettings` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (tenant_management-0.3.0.yaml patchPrivacySettings).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `json`, `json` (default `json`; choose with `PatchTenantPrivacySettings::version`)
+    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml patchPrivacySettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn patch_tenant_privacy_settings(&self) -> PatchTenantPrivacySettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn patch_tenant_privacy_settings(
+        &self,
+        body: &serde_json::Value,
+    ) -> PatchTenantPrivacySettings<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_TENANT_PRIVACY_SETTINGS,
             &[],
         );
+        req.json(body);
         PatchTenantPrivacySettings { req }
     }
     /// Export end-customer inventory as CSV.
@@ -929,9 +1041,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /msps/{mspTenantId}/ecInventories/query/csvFiles` on the Network management API.
     ///
     /// - Path parameter `mspTenantId`: Identifier of the managed-service-provider tenant.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `text/csv` bytes
-    /// - Media types: Content-Type `application/json`, Accept `text/csv`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml exportDeviceInventory_1).
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ExportMspEcInventoriesCsv::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml exportDeviceInventory_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -942,40 +1056,50 @@ impl<'a> super::NetworkClient<'a> {
     pub fn export_msp_ec_inventories_csv(
         &self,
         msp_tenant_id: &str,
+        body: &super::common::QueryRequest,
     ) -> ExportMspEcInventoriesCsv<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &EXPORT_MSP_EC_INVENTORIES_CSV,
             &[msp_tenant_id],
         );
+        req.json(body);
         ExportMspEcInventoriesCsv { req }
     }
     /// Update administrators.
     ///
     /// `PUT /admins` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (tenant_management-0.3.0.yaml updateAdminRole).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateAdmins::version`)
+    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml updateAdminRole).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn update_admins(&self) -> UpdateAdmins<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &UPDATE_ADMINS, &[]);
+    pub fn update_admins(&self, body: &serde_json::Value) -> UpdateAdmins<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_ADMINS, &[]);
+        req.json(body);
         UpdateAdmins { req }
     }
     /// Create administrator.
     ///
     /// `POST /admins` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (tenant_management-0.3.0.yaml addAdmin).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateAdmin::version`)
+    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml addAdmin).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_admin(&self) -> CreateAdmin<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &CREATE_ADMIN, &[]);
+    pub fn create_admin(&self, body: &serde_json::Value) -> CreateAdmin<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_ADMIN, &[]);
+        req.json(body);
         CreateAdmin { req }
     }
     /// Get administrator.
@@ -984,7 +1108,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `adminId`: Identifier of the administrator.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAdmin::version`)
+    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml getAdminById).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -997,8 +1122,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /admins/{adminId}` on the Network management API.
     ///
     /// - Path parameter `adminId`: Identifier of the administrator.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteAdmin::version`)
+    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml deleteAdmin).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1020,9 +1147,11 @@ impl<'a> super::NetworkClient<'a> {
     /// - Query parameter `includePrivilegeGroups` (`boolean`, builder method `include_privilege_groups`)
     /// - Query parameter `withExternalId` (`boolean`, builder method `with_external_id`)
     /// - Query parameter `withDelegatedECs` (`boolean`, builder method `with_delegated_e_cs`)
-    /// - Request body (json, optional, builder method `body`): `AdminQueryRequest`
+    /// - Request body (json, required): `AdminQueryRequest`
+    ///   Provenance: reference (tenant_management-0.3.0.yaml queryAdminList).
     /// - Response 200: `application/json` raw JSON, shape not shown: The page type depends on the query flags (by default full administrator rows); its shape is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `json`, `json` (default `json`; choose with `QueryAdmins::version`)
+    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml queryAdminList).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1031,8 +1160,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - includeSystemRoles and includePrivilegeGroups qualify includeSelectedAdmins.
     /// - mspEcTenantIds in the body scopes the list to those tenants.
     /// - The page type of the 200 answer depends on the flags; by default the rows are full administrator rows.
-    pub fn query_admins(&self) -> QueryAdmins<'a> {
-        let req = ruckus_one_runtime::Request::new(self.client, &QUERY_ADMINS, &[]);
+    pub fn query_admins(&self, body: &AdminQueryRequest) -> QueryAdmins<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_ADMINS, &[]);
+        req.json(body);
         QueryAdmins { req }
     }
     /// List MSP customers.
@@ -1044,6 +1174,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1065,6 +1198,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1086,6 +1222,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1108,6 +1247,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1129,6 +1271,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1150,6 +1295,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1174,6 +1322,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1199,6 +1350,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1224,6 +1378,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1248,6 +1405,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1272,6 +1432,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1298,6 +1461,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1324,6 +1490,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1347,6 +1516,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1371,6 +1543,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1391,6 +1566,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1412,6 +1590,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1432,6 +1613,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1449,6 +1633,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1466,6 +1653,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1483,6 +1673,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1503,6 +1696,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -1523,11 +1719,27 @@ static GET_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_tenant`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetTenantVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_tenant` (Get tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1539,6 +1751,11 @@ impl<'a> GetTenant<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetTenantVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -1553,12 +1770,28 @@ static UPDATE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_tenant`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateTenantVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_tenant` (Update tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1572,14 +1805,26 @@ impl<'a> UpdateTenant<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateTenantVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1590,11 +1835,27 @@ static DELETE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_tenant`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteTenantVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_tenant` (Delete tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1608,9 +1869,26 @@ impl<'a> DeleteTenant<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteTenantVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1620,12 +1898,28 @@ static CREATE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_tenant`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateTenantVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_tenant` (Create tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1639,14 +1933,24 @@ impl<'a> CreateTenant<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateTenantVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static LIST_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1657,11 +1961,27 @@ static LIST_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runti
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_tenant_delegations`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListTenantDelegationsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_tenant_delegations` (Get tenant delegations).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1673,6 +1993,11 @@ impl<'a> ListTenantDelegations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListTenantDelegationsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -1687,12 +2012,28 @@ static UPDATE_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_run
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_tenant_delegations`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateTenantDelegationsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_tenant_delegations` (Update tenant delegations).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1706,14 +2047,24 @@ impl<'a> UpdateTenantDelegations<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateTenantDelegationsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static RESEND_TENANT_INVITATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1742,12 +2093,7 @@ impl<'a> ResendTenantInvitation<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `204` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -1760,11 +2106,27 @@ static LIST_TENANT_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_tenant_admins`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListTenantAdminsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_tenant_admins` (List tenant administrators).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1776,6 +2138,11 @@ impl<'a> ListTenantAdmins<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListTenantAdminsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -1791,11 +2158,27 @@ static GET_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_tenant_admin`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetTenantAdminVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_tenant_admin` (Get tenant administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1807,6 +2190,11 @@ impl<'a> GetTenantAdmin<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetTenantAdminVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -1822,11 +2210,27 @@ static UPDATE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_tenant_admin`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateTenantAdminVersion {
+    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+    #[default]
+    Json,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json_2,
+}
 /// Request builder for `NetworkClient::update_tenant_admin` (Update tenant administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1840,12 +2244,12 @@ impl<'a> UpdateTenantAdmin<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateTenantAdminVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `204` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -1858,11 +2262,27 @@ static DELETE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_tenant_admin`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteTenantAdminVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_tenant_admin` (Delete tenant administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1876,7 +2296,12 @@ impl<'a> DeleteTenantAdmin<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteTenantAdminVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `204` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -1889,11 +2314,27 @@ static LIST_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_tenant_admin_delegations`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListTenantAdminDelegationsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_tenant_admin_delegations` (Get administrator delegations of a tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1905,6 +2346,11 @@ impl<'a> ListTenantAdminDelegations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListTenantAdminDelegationsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -1919,12 +2365,28 @@ static UPDATE_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_o
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_tenant_admin_delegations`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateTenantAdminDelegationsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_tenant_admin_delegations` (Update administrator delegations of a tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1938,14 +2400,26 @@ impl<'a> UpdateTenantAdminDelegations<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateTenantAdminDelegationsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static UPDATE_TENANT_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1955,12 +2429,28 @@ static UPDATE_TENANT_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_tenant_activation`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateTenantActivationVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_tenant_activation` (Update tenant activation).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1974,9 +2464,9 @@ impl<'a> UpdateTenantActivation<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateTenantActivationVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -1992,11 +2482,27 @@ static DELETE_TENANT_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runt
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_tenant_activation`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteTenantActivationVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_tenant_activation` (Delete tenant activation).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2008,6 +2514,11 @@ impl<'a> DeleteTenantActivation<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteTenantActivationVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2023,11 +2534,27 @@ static GET_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_run
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_tenant_support_status`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetTenantSupportStatusVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_tenant_support_status` (Get tenant support status).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2039,6 +2566,11 @@ impl<'a> GetTenantSupportStatus<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetTenantSupportStatusVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2053,12 +2585,28 @@ static UPDATE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_tenant_support_status`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateTenantSupportStatusVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_tenant_support_status` (Update tenant support status).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2072,9 +2620,9 @@ impl<'a> UpdateTenantSupportStatus<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateTenantSupportStatusVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2090,11 +2638,27 @@ static DELETE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_tenant_support_status`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteTenantSupportStatusVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_tenant_support_status` (Delete tenant support status).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2106,6 +2670,11 @@ impl<'a> DeleteTenantSupportStatus<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteTenantSupportStatusVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2121,11 +2690,27 @@ static LIST_BRANDINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_brandings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListBrandingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_brandings` (Get brandings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2137,6 +2722,11 @@ impl<'a> ListBrandings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListBrandingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2151,12 +2741,28 @@ static UPDATE_BRANDINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_brandings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateBrandingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_brandings` (Update brandings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2170,14 +2776,26 @@ impl<'a> UpdateBrandings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateBrandingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_BRANDING: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2187,12 +2805,28 @@ static CREATE_BRANDING: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_branding`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateBrandingVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_branding` (Create branding).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2206,14 +2840,26 @@ impl<'a> CreateBranding<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateBrandingVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_LOGO_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2223,12 +2869,28 @@ static CREATE_LOGO_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("multipart/form-data"),
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_logo_file`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateLogoFileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_logo_file` (Upload logo file).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2240,6 +2902,11 @@ impl<'a> CreateLogoFile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateLogoFileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2254,12 +2921,28 @@ static GET_LOGO_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "image/*",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_logo_file`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetLogoFileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_logo_file` (Download logo file).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2273,9 +2956,19 @@ impl<'a> GetLogoFile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and returns the `200` response body as bytes.
-    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
-        self.req.send_bytes().await
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &serde_json::Value) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetLogoFileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
     }
 }
 static CREATE_FIRMWARE_UPGRADE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2285,12 +2978,28 @@ static CREATE_FIRMWARE_UPGRADE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_firmware_upgrade_schedule`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateFirmwareUpgradeScheduleVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_firmware_upgrade_schedule` (Create firmware upgrade schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2304,14 +3013,24 @@ impl<'a> CreateFirmwareUpgradeSchedule<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateFirmwareUpgradeScheduleVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static PATCH_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2321,12 +3040,28 @@ static PATCH_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `patch_tenant_delegations`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchTenantDelegationsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::patch_tenant_delegations` (Update tenant delegations (partial)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2340,14 +3075,24 @@ impl<'a> PatchTenantDelegations<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchTenantDelegationsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static PATCH_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2357,12 +3102,28 @@ static PATCH_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `patch_admin_delegations`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchAdminDelegationsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::patch_admin_delegations` (Update administrator delegations (partial)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2376,14 +3137,24 @@ impl<'a> PatchAdminDelegations<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchAdminDelegationsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_SELF_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2394,11 +3165,27 @@ static GET_SELF_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_self_tenant`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetSelfTenantVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_self_tenant` (Get own tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2410,6 +3197,11 @@ impl<'a> GetSelfTenant<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetSelfTenantVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2443,14 +3235,21 @@ impl<'a> CreateTenantNotificationRecipient<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_TENANT_MOBILE_PUSH_NOTIFICATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2460,12 +3259,28 @@ static CREATE_TENANT_MOBILE_PUSH_NOTIFICATION: ruckus_one_runtime::Operation = r
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_tenant_mobile_push_notification`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateTenantMobilePushNotificationVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_tenant_mobile_push_notification` (Send mobile push notification).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2479,9 +3294,12 @@ impl<'a> CreateTenantMobilePushNotification<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: CreateTenantMobilePushNotificationVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2497,11 +3315,27 @@ static QUERY_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ruc
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_tenant_notification_recipients`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryTenantNotificationRecipientsVersion {
+    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+    #[default]
+    Json,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json_2,
+}
 /// Request builder for `NetworkClient::query_tenant_notification_recipients` (Query notification recipients).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2515,9 +3349,9 @@ impl<'a> QueryTenantNotificationRecipients<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryTenantNotificationRecipientsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -2531,11 +3365,21 @@ impl<'a> QueryTenantNotificationRecipients<'a> {
                 first_page: 1u32,
             })
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_TENANT_BETA_FEATURES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2595,11 +3439,6 @@ impl<'a> UpdateTenantBetaFeatures<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
@@ -2613,11 +3452,27 @@ static GET_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_tenant_privacy_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetTenantPrivacySettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_tenant_privacy_settings` (Get privacy settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2629,6 +3484,11 @@ impl<'a> GetTenantPrivacySettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetTenantPrivacySettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2644,11 +3504,27 @@ static CREATE_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_tenant_privacy_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateTenantPrivacySettingsVersion {
+    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+    #[default]
+    Json,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json_2,
+}
 /// Request builder for `NetworkClient::create_tenant_privacy_settings` (Create privacy settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2662,9 +3538,9 @@ impl<'a> CreateTenantPrivacySettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateTenantPrivacySettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2680,11 +3556,27 @@ static PATCH_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `patch_tenant_privacy_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchTenantPrivacySettingsVersion {
+    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+    #[default]
+    Json,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json_2,
+}
 /// Request builder for `NetworkClient::patch_tenant_privacy_settings` (Update privacy settings (partial)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2698,9 +3590,9 @@ impl<'a> PatchTenantPrivacySettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchTenantPrivacySettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2715,12 +3607,28 @@ static EXPORT_MSP_EC_INVENTORIES_CSV: ruckus_one_runtime::Operation = ruckus_one
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
-            accept: "text/csv",
+            accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `export_msp_ec_inventories_csv`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ExportMspEcInventoriesCsvVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::export_msp_ec_inventories_csv` (Export end-customer inventory as CSV).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2734,14 +3642,14 @@ impl<'a> ExportMspEcInventoriesCsv<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ExportMspEcInventoriesCsvVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and returns the `200` response body as bytes.
-    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
-        self.req.send_bytes().await
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
     }
 }
 static UPDATE_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2751,12 +3659,28 @@ static UPDATE_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_admins`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateAdminsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_admins` (Update administrators).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2770,14 +3694,26 @@ impl<'a> UpdateAdmins<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateAdminsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2787,12 +3723,28 @@ static CREATE_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_admin`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateAdminVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_admin` (Create administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2806,14 +3758,26 @@ impl<'a> CreateAdmin<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateAdminVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2824,11 +3788,27 @@ static GET_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation 
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_admin`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetAdminVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_admin` (Get administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2840,6 +3820,11 @@ impl<'a> GetAdmin<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetAdminVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2855,11 +3840,27 @@ static DELETE_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_admin`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteAdminVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_admin` (Delete administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2873,9 +3874,26 @@ impl<'a> DeleteAdmin<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteAdminVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2886,11 +3904,27 @@ static QUERY_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_admins`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryAdminsVersion {
+    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+    #[default]
+    Json,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json_2,
+}
 /// Request builder for `NetworkClient::query_admins` (Query administrators).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2946,9 +3980,9 @@ impl<'a> QueryAdmins<'a> {
         self.req.query("withDelegatedECs", &with_delegated_e_cs);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &AdminQueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryAdminsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.

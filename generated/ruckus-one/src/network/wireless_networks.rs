@@ -222,6 +222,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_networks(&self) -> ListNetworks<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_NETWORKS, &[]);
         ListNetworks { req }
@@ -236,6 +239,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_network(&self) -> CreateNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &CREATE_NETWORK, &[]);
         CreateNetwork { req }
@@ -249,6 +255,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_networks(&self) -> DeleteNetworks<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &DELETE_NETWORKS, &[]);
         DeleteNetworks { req }
@@ -263,6 +272,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_network(&self, network_id: &str) -> GetNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -282,6 +294,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_network(&self, network_id: &str) -> UpdateNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -300,6 +315,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_network(&self, network_id: &str) -> DeleteNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -312,18 +330,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /wifiNetworks` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addWifiNetwork).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWifiNetwork::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addWifiNetwork).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_wifi_network(&self) -> CreateWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_wifi_network(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateWifiNetwork<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_WIFI_NETWORK,
             &[],
         );
+        req.json(body);
         CreateWifiNetwork { req }
     }
     /// Update Wi-Fi network.
@@ -331,37 +356,51 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /wifiNetworks/{wifiNetworkId}` on the Network management API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateWifiNetwork).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateWifiNetwork::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateWifiNetwork).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn update_wifi_network(&self, wifi_network_id: &str) -> UpdateWifiNetwork<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn update_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        body: &serde_json::Value,
+    ) -> UpdateWifiNetwork<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_WIFI_NETWORK,
             &[wifi_network_id],
         );
+        req.json(body);
         UpdateWifiNetwork { req }
     }
     /// Query Wi-Fi networks.
     ///
     /// `POST /wifiNetworks/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworks).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryWifiNetworks::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworks).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn query_wifi_networks(&self) -> QueryWifiNetworks<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_wifi_networks(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryWifiNetworks<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_WIFI_NETWORKS,
             &[],
         );
+        req.json(body);
         QueryWifiNetworks { req }
     }
     /// Create network activation.
@@ -376,6 +415,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_network_activation(
         &self,
         body: &NetworkActivation,
@@ -399,6 +441,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_network_activations(&self) -> QueryNetworkActivations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -419,6 +464,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_network_activation_mappings(
         &self,
     ) -> CreateNetworkActivationMappings<'a> {
@@ -441,6 +489,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_network_activation(
         &self,
         network_venue_id: &str,
@@ -463,6 +514,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_network_activation(
         &self,
         network_venue_id: &str,
@@ -485,7 +539,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueWifiNetworkSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueWifiNetworkSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -507,9 +562,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueWifiNetworkSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueWifiNetworkSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueWifiNetworkSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -517,12 +575,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         wifi_network_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueWifiNetworkSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_WIFI_NETWORK_SETTINGS,
             &[venue_id, wifi_network_id],
         );
+        req.json(body);
         UpdateVenueWifiNetworkSettings {
             req,
         }
@@ -531,21 +591,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /wifiNetworks/apCompatibilities/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryWifiNetworkApCompatibilities::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn query_wifi_network_ap_compatibilities(
         &self,
+        body: &super::common::QueryRequest,
     ) -> QueryWifiNetworkApCompatibilities<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_WIFI_NETWORK_AP_COMPATIBILITIES,
             &[],
         );
+        req.json(body);
         QueryWifiNetworkApCompatibilities {
             req,
         }
@@ -554,19 +618,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /wifiFeatureSets/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml wifiFeatureSetsQuery).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryWifiFeatureSets::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml wifiFeatureSetsQuery).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn query_wifi_feature_sets(&self) -> QueryWifiFeatureSets<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_wifi_feature_sets(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryWifiFeatureSets<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_WIFI_FEATURE_SETS,
             &[],
         );
+        req.json(body);
         QueryWifiFeatureSets { req }
     }
     /// List QoS map sets.
@@ -578,6 +648,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_network_qos_map_sets(&self) -> ListNetworkQosMapSets<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -595,6 +668,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_network_wispr_providers(&self) -> ListNetworkWisprProviders<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -617,6 +693,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - The document calls this an import; the multipart part name `file` is inferred (not shown).
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; this import sits under the older /networks form and is read as one of them. Newer form: POST /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
@@ -642,6 +719,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older guest user paths' (network-less /guestUsers family taken as the older form)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
@@ -663,6 +743,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older guest user paths' (network-less /guestUsers family taken as the older form)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
@@ -683,6 +766,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older guest user paths' (network-less /guestUsers family taken as the older form)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
@@ -704,6 +790,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older guest user paths' (network-less /guestUsers family taken as the older form)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
@@ -726,6 +815,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older guest user paths' (network-less /guestUsers family taken as the older form)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
@@ -750,6 +842,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older guest user paths' (network-less /guestUsers family taken as the older form)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
@@ -770,8 +865,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Request body (json, required): `GuestUser`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1).
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWifiNetworkGuestUser::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -796,21 +893,25 @@ impl<'a> super::NetworkClient<'a> {
     /// `PATCH /wifiNetworks/{wifiNetworkId}/guestUsers` on the Network management API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (guest_api-1.7.1.yaml ActionByGuestUserIdAndWifiNetworkId).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchWifiNetworkGuestUsers::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml ActionByGuestUserIdAndWifiNetworkId).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn patch_wifi_network_guest_users(
         &self,
         wifi_network_id: &str,
+        body: &serde_json::Value,
     ) -> PatchWifiNetworkGuestUsers<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_WIFI_NETWORK_GUEST_USERS,
             &[wifi_network_id],
         );
+        req.json(body);
         PatchWifiNetworkGuestUsers { req }
     }
     /// Get guest user of a Wi-Fi network.
@@ -820,7 +921,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `guestUserId`: Identifier of the guest user.
     /// - Response 200: `application/json` `GuestUser`
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiNetworkGuestUser::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml GetGuestUserByIdAndWifiNetworkId).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -842,9 +944,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `guestUserId`: Identifier of the guest user.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (guest_api-1.7.1.yaml UpdateByGuestUserIdAndWifiNetworkId).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchWifiNetworkGuestUser::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdateByGuestUserIdAndWifiNetworkId).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -855,12 +959,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         wifi_network_id: &str,
         guest_user_id: &str,
+        body: &serde_json::Value,
     ) -> PatchWifiNetworkGuestUser<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_WIFI_NETWORK_GUEST_USER,
             &[wifi_network_id, guest_user_id],
         );
+        req.json(body);
         PatchWifiNetworkGuestUser { req }
     }
     /// Delete guest user of a Wi-Fi network.
@@ -870,7 +976,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `guestUserId`: Identifier of the guest user.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteWifiNetworkGuestUser::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml DeleteGuestUserByIdAndWifiNetworkId).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -899,6 +1006,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn export_guest_users_csv(&self) -> ExportGuestUsersCsv<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -916,6 +1024,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_portal_service_profiles(&self) -> ListPortalServiceProfiles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -929,8 +1040,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /portalServiceProfiles` on the Network management API.
     ///
     /// - Request body (json, required): `PortalServiceProfile`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (guest_api-1.7.1.yaml AddPortalServiceProfile_1_1).
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreatePortalServiceProfile::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml AddPortalServiceProfile_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -955,6 +1068,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_portal_service_profiles(&self) -> DeletePortalServiceProfiles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -969,7 +1085,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Response 200: `application/json` `PortalServiceProfile`
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetPortalServiceProfile::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml GetPortalServiceProfileById_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -990,8 +1107,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (json, required): `PortalServiceProfile`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileById_1_1).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdatePortalServiceProfile::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileById_1_1).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1013,8 +1133,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /portalServiceProfiles/{portalServiceProfileId}` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeletePortalServiceProfile::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml DeletePortalServiceProfileById).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1034,9 +1156,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /portalServiceProfiles/{portalServiceProfileId}/poweredImages` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
-    /// - Request body (multipart, required): multipart form with parts `file`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfilePoweredImage).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfilePoweredImage::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfilePoweredImage).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (method and path documented; multipart part name `file` not shown, chosen).
@@ -1046,14 +1170,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn update_portal_service_profile_powered_image(
         &self,
         portal_service_profile_id: &str,
-        body: ruckus_one_runtime::Multipart,
+        body: &serde_json::Value,
     ) -> UpdatePortalServiceProfilePoweredImage<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE,
             &[portal_service_profile_id],
         );
-        req.multipart(body);
+        req.json(body);
         UpdatePortalServiceProfilePoweredImage {
             req,
         }
@@ -1063,9 +1187,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /portalServiceProfiles/{portalServiceProfileId}/photos` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
-    /// - Request body (multipart, required): multipart form with parts `file`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfilePhoto).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfilePhoto::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfilePhoto).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (method and path documented; multipart part name `file` not shown, chosen).
@@ -1075,14 +1201,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn update_portal_service_profile_photo(
         &self,
         portal_service_profile_id: &str,
-        body: ruckus_one_runtime::Multipart,
+        body: &serde_json::Value,
     ) -> UpdatePortalServiceProfilePhoto<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_PHOTO,
             &[portal_service_profile_id],
         );
-        req.multipart(body);
+        req.json(body);
         UpdatePortalServiceProfilePhoto {
             req,
         }
@@ -1092,9 +1218,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /portalServiceProfiles/{portalServiceProfileId}/logos` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
-    /// - Request body (multipart, required): multipart form with parts `file`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileLogo).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfileLogo::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileLogo).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (method and path documented; multipart part name `file` not shown, chosen).
@@ -1104,14 +1232,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn update_portal_service_profile_logo(
         &self,
         portal_service_profile_id: &str,
-        body: ruckus_one_runtime::Multipart,
+        body: &serde_json::Value,
     ) -> UpdatePortalServiceProfileLogo<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_LOGO,
             &[portal_service_profile_id],
         );
-        req.multipart(body);
+        req.json(body);
         UpdatePortalServiceProfileLogo {
             req,
         }
@@ -1121,9 +1249,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /portalServiceProfiles/{portalServiceProfileId}/backgroundImages` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
-    /// - Request body (multipart, required): multipart form with parts `file`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileBackgroundImage).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfileBackgroundImage::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileBackgroundImage).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (method and path documented; multipart part name `file` not shown, chosen).
@@ -1133,14 +1263,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn update_portal_service_profile_background_image(
         &self,
         portal_service_profile_id: &str,
-        body: ruckus_one_runtime::Multipart,
+        body: &serde_json::Value,
     ) -> UpdatePortalServiceProfileBackgroundImage<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE,
             &[portal_service_profile_id],
         );
-        req.multipart(body);
+        req.json(body);
         UpdatePortalServiceProfileBackgroundImage {
             req,
         }
@@ -1156,6 +1286,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older portal filter paths' (tags and networks filter lookups)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
@@ -1180,6 +1313,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older portal filter paths' (tags and networks filter lookups)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
@@ -1204,6 +1340,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_template_portal_service_profiles(
         &self,
     ) -> ListTemplatePortalServiceProfiles<'a> {
@@ -1221,8 +1360,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /templates/portalServiceProfiles` on the Network management API.
     ///
     /// - Request body (json, required): `PortalServiceProfile`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (guest_api-1.7.1.yaml AddPortalServiceProfileTemplate).
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTemplatePortalServiceProfile::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml AddPortalServiceProfileTemplate).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation).
@@ -1249,6 +1390,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_template_portal_service_profiles(
         &self,
     ) -> DeleteTemplatePortalServiceProfiles<'a> {
@@ -1267,7 +1411,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Response 200: `application/json` `PortalServiceProfile`
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetTemplatePortalServiceProfile::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml GetPortalServiceProfileTemplateByIdV1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; placeholder name portalServiceProfileId chosen (not named for templates)).
@@ -1290,8 +1435,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (json, required): `PortalServiceProfile`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileTemplateV1_1).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateTemplatePortalServiceProfile::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileTemplateV1_1).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; placeholder name portalServiceProfileId chosen (not named for templates)).
@@ -1315,8 +1463,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /templates/portalServiceProfiles/{portalServiceProfileId}` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTemplatePortalServiceProfile::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml DeletePortalServiceProfileTemplateById).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; placeholder name portalServiceProfileId chosen (not named for templates)).
@@ -1338,9 +1488,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/poweredImages` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
-    /// - Request body (multipart, required): multipart form with parts `file`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePoweredImageTemplate).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfilePoweredImage::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePoweredImageTemplate).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; placeholder name portalServiceProfileId chosen (not named for templates); multipart part name `file` not shown, chosen).
@@ -1350,14 +1502,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn update_template_portal_service_profile_powered_image(
         &self,
         portal_service_profile_id: &str,
-        body: ruckus_one_runtime::Multipart,
+        body: &serde_json::Value,
     ) -> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE,
             &[portal_service_profile_id],
         );
-        req.multipart(body);
+        req.json(body);
         UpdateTemplatePortalServiceProfilePoweredImage {
             req,
         }
@@ -1367,9 +1519,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/photos` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
-    /// - Request body (multipart, required): multipart form with parts `file`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePhotoTemplate).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfilePhoto::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePhotoTemplate).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; placeholder name portalServiceProfileId chosen (not named for templates); multipart part name `file` not shown, chosen).
@@ -1379,14 +1533,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn update_template_portal_service_profile_photo(
         &self,
         portal_service_profile_id: &str,
-        body: ruckus_one_runtime::Multipart,
+        body: &serde_json::Value,
     ) -> UpdateTemplatePortalServiceProfilePhoto<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO,
             &[portal_service_profile_id],
         );
-        req.multipart(body);
+        req.json(body);
         UpdateTemplatePortalServiceProfilePhoto {
             req,
         }
@@ -1396,9 +1550,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/logos` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
-    /// - Request body (multipart, required): multipart form with parts `file`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileLogoTemplate).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfileLogo::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileLogoTemplate).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; placeholder name portalServiceProfileId chosen (not named for templates); multipart part name `file` not shown, chosen).
@@ -1408,14 +1564,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn update_template_portal_service_profile_logo(
         &self,
         portal_service_profile_id: &str,
-        body: ruckus_one_runtime::Multipart,
+        body: &serde_json::Value,
     ) -> UpdateTemplatePortalServiceProfileLogo<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO,
             &[portal_service_profile_id],
         );
-        req.multipart(body);
+        req.json(body);
         UpdateTemplatePortalServiceProfileLogo {
             req,
         }
@@ -1425,9 +1581,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/backgroundImages` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
-    /// - Request body (multipart, required): multipart form with parts `file`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileBackgroundImageTemplate).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfileBackgroundImage::version`)
+    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileBackgroundImageTemplate).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; placeholder name portalServiceProfileId chosen (not named for templates); multipart part name `file` not shown, chosen).
@@ -1437,14 +1595,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn update_template_portal_service_profile_background_image(
         &self,
         portal_service_profile_id: &str,
-        body: ruckus_one_runtime::Multipart,
+        body: &serde_json::Value,
     ) -> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE,
             &[portal_service_profile_id],
         );
-        req.multipart(body);
+        req.json(body);
         UpdateTemplatePortalServiceProfileBackgroundImage {
             req,
         }
@@ -1460,6 +1618,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named.
     /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; deprecated like the filter path it mirrors).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
@@ -1486,6 +1647,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named.
     /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; deprecated like the filter path it mirrors).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
@@ -1705,12 +1869,28 @@ static CREATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_wifi_network` (Create Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1724,14 +1904,26 @@ impl<'a> CreateWifiNetwork<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateWifiNetworkVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static UPDATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1741,12 +1933,28 @@ static UPDATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_wifi_network` (Update Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1760,14 +1968,26 @@ impl<'a> UpdateWifiNetwork<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateWifiNetworkVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_WIFI_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1777,12 +1997,28 @@ static QUERY_WIFI_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_wifi_networks`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryWifiNetworksVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_wifi_networks` (Query Wi-Fi networks).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -1796,9 +2032,9 @@ impl<'a> QueryWifiNetworks<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryWifiNetworksVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -2005,11 +2241,27 @@ static GET_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_wifi_network_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueWifiNetworkSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_wifi_network_settings` (Get venue Wi-Fi network settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2021,6 +2273,11 @@ impl<'a> GetVenueWifiNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueWifiNetworkSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2035,12 +2292,28 @@ static UPDATE_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_wifi_network_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueWifiNetworkSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_wifi_network_settings` (Update venue Wi-Fi network settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2054,14 +2327,26 @@ impl<'a> UpdateVenueWifiNetworkSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueWifiNetworkSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_WIFI_NETWORK_AP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2071,12 +2356,28 @@ static QUERY_WIFI_NETWORK_AP_COMPATIBILITIES: ruckus_one_runtime::Operation = ru
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_wifi_network_ap_compatibilities`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryWifiNetworkApCompatibilitiesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_wifi_network_ap_compatibilities` (Query Wi-Fi network AP compatibilities).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2090,9 +2391,9 @@ impl<'a> QueryWifiNetworkApCompatibilities<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryWifiNetworkApCompatibilitiesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -2120,12 +2421,28 @@ static QUERY_WIFI_FEATURE_SETS: ruckus_one_runtime::Operation = ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_wifi_feature_sets`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryWifiFeatureSetsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_wifi_feature_sets` (Query Wi-Fi feature sets).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2139,9 +2456,9 @@ impl<'a> QueryWifiFeatureSets<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryWifiFeatureSetsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -2458,12 +2775,28 @@ static CREATE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_on
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_wifi_network_guest_user`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateWifiNetworkGuestUserVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_wifi_network_guest_user` (Create guest user on a Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2477,7 +2810,12 @@ impl<'a> CreateWifiNetworkGuestUser<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateWifiNetworkGuestUserVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `201` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -2489,12 +2827,28 @@ static PATCH_WIFI_NETWORK_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_on
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `patch_wifi_network_guest_users`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchWifiNetworkGuestUsersVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::patch_wifi_network_guest_users` (Patch guest users of a Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2508,9 +2862,9 @@ impl<'a> PatchWifiNetworkGuestUsers<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchWifiNetworkGuestUsersVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2526,11 +2880,27 @@ static GET_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_r
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_wifi_network_guest_user`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetWifiNetworkGuestUserVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_wifi_network_guest_user` (Get guest user of a Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2542,6 +2912,11 @@ impl<'a> GetWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetWifiNetworkGuestUserVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2556,12 +2931,28 @@ static PATCH_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `patch_wifi_network_guest_user`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchWifiNetworkGuestUserVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::patch_wifi_network_guest_user` (Patch guest user of a Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2575,9 +2966,9 @@ impl<'a> PatchWifiNetworkGuestUser<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchWifiNetworkGuestUserVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2593,11 +2984,27 @@ static DELETE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_on
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_wifi_network_guest_user`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteWifiNetworkGuestUserVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_wifi_network_guest_user` (Delete guest user of a Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2609,6 +3016,11 @@ impl<'a> DeleteWifiNetworkGuestUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteWifiNetworkGuestUserVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2690,12 +3102,34 @@ static CREATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_portal_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreatePortalServiceProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_portal_service_profile` (Create portal service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2709,7 +3143,12 @@ impl<'a> CreatePortalServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreatePortalServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `201` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -2753,11 +3192,33 @@ static GET_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_ru
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_portal_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetPortalServiceProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_portal_service_profile` (Get portal service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2769,6 +3230,11 @@ impl<'a> GetPortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetPortalServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2783,12 +3249,34 @@ static UPDATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_portal_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdatePortalServiceProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_portal_service_profile` (Update portal service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2802,9 +3290,26 @@ impl<'a> UpdatePortalServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdatePortalServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2815,11 +3320,27 @@ static DELETE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_portal_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeletePortalServiceProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_portal_service_profile` (Delete portal service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2833,9 +3354,26 @@ impl<'a> DeletePortalServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeletePortalServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2845,12 +3383,28 @@ static UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::Operatio
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("multipart/form-data"),
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_portal_service_profile_powered_image`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdatePortalServiceProfilePoweredImageVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_portal_service_profile_powered_image` (Upload portal service profile powered-by image).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2862,6 +3416,14 @@ impl<'a> UpdatePortalServiceProfilePoweredImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdatePortalServiceProfilePoweredImageVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2876,12 +3438,28 @@ static UPDATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::Operation = ruck
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("multipart/form-data"),
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_portal_service_profile_photo`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdatePortalServiceProfilePhotoVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_portal_service_profile_photo` (Upload portal service profile photo).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2893,6 +3471,11 @@ impl<'a> UpdatePortalServiceProfilePhoto<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdatePortalServiceProfilePhotoVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2907,12 +3490,28 @@ static UPDATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("multipart/form-data"),
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_portal_service_profile_logo`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdatePortalServiceProfileLogoVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_portal_service_profile_logo` (Upload portal service profile logo).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2924,6 +3523,11 @@ impl<'a> UpdatePortalServiceProfileLogo<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdatePortalServiceProfileLogoVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2938,12 +3542,28 @@ static UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::Opera
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("multipart/form-data"),
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_portal_service_profile_background_image`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdatePortalServiceProfileBackgroundImageVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_portal_service_profile_background_image` (Upload portal service profile background image).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2955,6 +3575,14 @@ impl<'a> UpdatePortalServiceProfileBackgroundImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdatePortalServiceProfileBackgroundImageVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3062,12 +3690,28 @@ static CREATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = r
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_template_portal_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateTemplatePortalServiceProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_template_portal_service_profile` (Create portal service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3081,7 +3725,15 @@ impl<'a> CreateTemplatePortalServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: CreateTemplatePortalServiceProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `201` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -3125,11 +3777,27 @@ static GET_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_template_portal_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetTemplatePortalServiceProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_template_portal_service_profile` (Get portal service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3141,6 +3809,11 @@ impl<'a> GetTemplatePortalServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetTemplatePortalServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3155,12 +3828,28 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = r
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_template_portal_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateTemplatePortalServiceProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_template_portal_service_profile` (Update portal service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3174,9 +3863,29 @@ impl<'a> UpdateTemplatePortalServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateTemplatePortalServiceProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3187,11 +3896,27 @@ static DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = r
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_template_portal_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteTemplatePortalServiceProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_template_portal_service_profile` (Delete portal service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3205,9 +3930,29 @@ impl<'a> DeleteTemplatePortalServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeleteTemplatePortalServiceProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3217,12 +3962,28 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime:
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("multipart/form-data"),
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_template_portal_service_profile_powered_image`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateTemplatePortalServiceProfilePoweredImageVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_template_portal_service_profile_powered_image` (Upload portal service profile template powered-by image).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3234,6 +3995,14 @@ impl<'a> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateTemplatePortalServiceProfilePoweredImageVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3248,12 +4017,28 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::Operati
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("multipart/form-data"),
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_template_portal_service_profile_photo`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateTemplatePortalServiceProfilePhotoVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_template_portal_service_profile_photo` (Upload portal service profile template photo).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3265,6 +4050,14 @@ impl<'a> UpdateTemplatePortalServiceProfilePhoto<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateTemplatePortalServiceProfilePhotoVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3279,12 +4072,28 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::Operatio
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("multipart/form-data"),
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_template_portal_service_profile_logo`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateTemplatePortalServiceProfileLogoVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_template_portal_service_profile_logo` (Upload portal service profile template logo).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3296,6 +4105,14 @@ impl<'a> UpdateTemplatePortalServiceProfileLogo<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateTemplatePortalServiceProfileLogoVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3310,12 +4127,28 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("multipart/form-data"),
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_template_portal_service_profile_background_image`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateTemplatePortalServiceProfileBackgroundImageVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_template_portal_service_profile_background_image` (Upload portal service profile template background image).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3327,6 +4160,14 @@ impl<'a> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateTemplatePortalServiceProfileBackgroundImageVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.

@@ -165,9 +165,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /accessControlProfiles/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getAccessControlPolicyProfiles_1).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryAccessControlProfiles::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getAccessControlPolicyProfiles_1).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -175,12 +177,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_access_control_profiles(&self) -> QueryAccessControlProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_access_control_profiles(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryAccessControlProfiles<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_ACCESS_CONTROL_PROFILES,
             &[],
         );
+        req.json(body);
         QueryAccessControlProfiles { req }
     }
     /// Get access control profile.
@@ -189,7 +195,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetAccessControlProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getAccessControlProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -209,21 +216,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /accessControlProfiles/{accessControlProfileId}` on the Network management API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateAccessControlProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateAccessControlProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateAccessControlProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_access_control_profile(
         &self,
         access_control_profile_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateAccessControlProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_id],
         );
+        req.json(body);
         UpdateAccessControlProfile { req }
     }
     /// Delete access control profile.
@@ -231,8 +243,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /accessControlProfiles/{accessControlProfileId}` on the Network management API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteAccessControlProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteAccessControlProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -253,9 +267,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddApplicationPolicyToAccessControlProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateApplicationPolicyOnAccessControlProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -279,8 +294,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveApplicationPolicyFromAccessControlProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateApplicationPolicyOnAccessControlProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -304,9 +321,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddDevicePolicyToAccessControlProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateDevicePolicyOnAccessControlProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -330,8 +348,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveDevicePolicyFromAccessControlProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateDevicePolicyOnAccessControlProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -355,9 +375,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddL2AclPolicyToAccessControlProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateL2AclPolicyOnAccessControlProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -381,8 +402,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveL2AclPolicyFromAccessControlProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateL2AclPolicyOnAccessControlProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -406,9 +429,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddL3AclPolicyToAccessControlProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateL3AclPolicyOnAccessControlProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -432,8 +456,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveL3AclPolicyFromAccessControlProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateL3AclPolicyOnAccessControlProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -455,18 +481,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /applicationPolicies` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addApplicationPolicy).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateApplicationPolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addApplicationPolicy).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_application_policy(&self) -> CreateApplicationPolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_application_policy(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateApplicationPolicy<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_APPLICATION_POLICY,
             &[],
         );
+        req.json(body);
         CreateApplicationPolicy { req }
     }
     /// List application policies.
@@ -478,6 +511,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_application_policies(&self) -> ListApplicationPolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -490,9 +526,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /applicationPolicies/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getApplicationProfiles_1).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryApplicationPolicies::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getApplicationProfiles_1).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -500,12 +538,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_application_policies(&self) -> QueryApplicationPolicies<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_application_policies(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryApplicationPolicies<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_APPLICATION_POLICIES,
             &[],
         );
+        req.json(body);
         QueryApplicationPolicies { req }
     }
     /// Get application policy.
@@ -514,7 +556,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetApplicationPolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationPolicy).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document writes the item form as {id}; placeholder name applicationPolicyId taken from the access control profile sub-path).
@@ -534,21 +577,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /applicationPolicies/{applicationPolicyId}` on the Network management API.
     ///
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateApplicationPolicy).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateApplicationPolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateApplicationPolicy).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document writes the item form as {id}; placeholder name applicationPolicyId taken from the access control profile sub-path).
     pub fn update_application_policy(
         &self,
         application_policy_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateApplicationPolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_APPLICATION_POLICY,
             &[application_policy_id],
         );
+        req.json(body);
         UpdateApplicationPolicy { req }
     }
     /// Delete application policy.
@@ -556,8 +604,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /applicationPolicies/{applicationPolicyId}` on the Network management API.
     ///
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteApplicationPolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteApplicationPolicy).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document writes the item form as {id}; placeholder name applicationPolicyId taken from the access control profile sub-path).
@@ -576,18 +626,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /devicePolicies` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addDevicePolicy).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateDevicePolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addDevicePolicy).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_device_policy(&self) -> CreateDevicePolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_device_policy(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateDevicePolicy<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_DEVICE_POLICY,
             &[],
         );
+        req.json(body);
         CreateDevicePolicy { req }
     }
     /// List device policies.
@@ -599,6 +656,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_device_policies(&self) -> ListDevicePolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -611,9 +671,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /devicePolicies/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getDeviceProfiles_1).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryDevicePolicies::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getDeviceProfiles_1).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -621,12 +683,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_device_policies(&self) -> QueryDevicePolicies<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_device_policies(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryDevicePolicies<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_DEVICE_POLICIES,
             &[],
         );
+        req.json(body);
         QueryDevicePolicies { req }
     }
     /// Get device policy.
@@ -635,7 +701,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetDevicePolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getDevicePolicy).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document writes the item form as {id}; placeholder name devicePolicyId taken from the access control profile sub-path).
@@ -652,21 +719,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /devicePolicies/{devicePolicyId}` on the Network management API.
     ///
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateDevicePolicy).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateDevicePolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateDevicePolicy).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document writes the item form as {id}; placeholder name devicePolicyId taken from the access control profile sub-path).
     pub fn update_device_policy(
         &self,
         device_policy_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateDevicePolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_DEVICE_POLICY,
             &[device_policy_id],
         );
+        req.json(body);
         UpdateDevicePolicy { req }
     }
     /// Delete device policy.
@@ -674,8 +746,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /devicePolicies/{devicePolicyId}` on the Network management API.
     ///
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteDevicePolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteDevicePolicy).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document writes the item form as {id}; placeholder name devicePolicyId taken from the access control profile sub-path).
@@ -694,18 +768,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /l2AclPolicies` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addL2AclPolicy).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateL2AclPolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addL2AclPolicy).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_l2_acl_policy(&self) -> CreateL2AclPolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_l2_acl_policy(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateL2AclPolicy<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_L2_ACL_POLICY,
             &[],
         );
+        req.json(body);
         CreateL2AclPolicy { req }
     }
     /// List layer 2 ACL policies.
@@ -717,6 +798,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_l2_acl_policies(&self) -> ListL2AclPolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -729,9 +813,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /l2AclPolicies/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getLayer2Policies).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryL2AclPolicies::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getLayer2Policies).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -739,12 +825,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_l2_acl_policies(&self) -> QueryL2AclPolicies<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_l2_acl_policies(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryL2AclPolicies<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_L2_ACL_POLICIES,
             &[],
         );
+        req.json(body);
         QueryL2AclPolicies { req }
     }
     /// Get layer 2 ACL policy.
@@ -753,7 +843,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetL2AclPolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getL2AclPolicy).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document writes the item form as {id}; placeholder name l2AclPolicyId taken from the access control profile sub-path).
@@ -770,18 +861,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /l2AclPolicies/{l2AclPolicyId}` on the Network management API.
     ///
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateL2AclPolicy).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateL2AclPolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateL2AclPolicy).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document writes the item form as {id}; placeholder name l2AclPolicyId taken from the access control profile sub-path).
-    pub fn update_l2_acl_policy(&self, l2_acl_policy_id: &str) -> UpdateL2AclPolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn update_l2_acl_policy(
+        &self,
+        l2_acl_policy_id: &str,
+        body: &serde_json::Value,
+    ) -> UpdateL2AclPolicy<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_L2_ACL_POLICY,
             &[l2_acl_policy_id],
         );
+        req.json(body);
         UpdateL2AclPolicy { req }
     }
     /// Delete layer 2 ACL policy.
@@ -789,8 +888,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /l2AclPolicies/{l2AclPolicyId}` on the Network management API.
     ///
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteL2AclPolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteL2AclPolicy).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document writes the item form as {id}; placeholder name l2AclPolicyId taken from the access control profile sub-path).
@@ -806,18 +907,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /l3AclPolicies` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addL3AclPolicy).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateL3AclPolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addL3AclPolicy).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_l3_acl_policy(&self) -> CreateL3AclPolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_l3_acl_policy(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateL3AclPolicy<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_L3_ACL_POLICY,
             &[],
         );
+        req.json(body);
         CreateL3AclPolicy { req }
     }
     /// List layer 3 ACL policies.
@@ -829,6 +937,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_l3_acl_policies(&self) -> ListL3AclPolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -841,9 +952,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /l3AclPolicies/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getLayer3Policies).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryL3AclPolicies::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getLayer3Policies).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -851,12 +964,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_l3_acl_policies(&self) -> QueryL3AclPolicies<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_l3_acl_policies(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryL3AclPolicies<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_L3_ACL_POLICIES,
             &[],
         );
+        req.json(body);
         QueryL3AclPolicies { req }
     }
     /// Get layer 3 ACL policy.
@@ -865,7 +982,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetL3AclPolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getL3AclPolicy).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document writes the item form as {id}; placeholder name l3AclPolicyId taken from the access control profile sub-path).
@@ -882,18 +1000,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /l3AclPolicies/{l3AclPolicyId}` on the Network management API.
     ///
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateL3AclPolicy).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateL3AclPolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateL3AclPolicy).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document writes the item form as {id}; placeholder name l3AclPolicyId taken from the access control profile sub-path).
-    pub fn update_l3_acl_policy(&self, l3_acl_policy_id: &str) -> UpdateL3AclPolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn update_l3_acl_policy(
+        &self,
+        l3_acl_policy_id: &str,
+        body: &serde_json::Value,
+    ) -> UpdateL3AclPolicy<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_L3_ACL_POLICY,
             &[l3_acl_policy_id],
         );
+        req.json(body);
         UpdateL3AclPolicy { req }
     }
     /// Delete layer 3 ACL policy.
@@ -901,8 +1027,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /l3AclPolicies/{l3AclPolicyId}` on the Network management API.
     ///
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteL3AclPolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteL3AclPolicy).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document writes the item form as {id}; placeholder name l3AclPolicyId taken from the access control profile sub-path).
@@ -920,7 +1048,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `applicationLibraryId`: Identifier of the application library.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListApplicationLibraryCategories::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationLibraryCategories).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -944,7 +1073,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `applicationLibraryId`: Identifier of the application library.
     /// - Path parameter `categoryId`: Identifier of the application category.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListApplicationLibraryCategoryApplications::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationLibraryApplications).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -968,7 +1098,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Query parameter `changesIncluded` (`boolean`, builder method `changes_included`)
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApplicationLibrarySettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationLibrarySettingsCsv).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -987,20 +1118,25 @@ impl<'a> super::NetworkClient<'a> {
     /// `PATCH /applicationLibrarySettings` on the Network management API.
     ///
     /// - Query parameter `changesIncluded` (`boolean`, builder method `changes_included`)
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml patchApplicationLibrarySettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApplicationLibrarySettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml patchApplicationLibrarySettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn patch_application_library_settings(
         &self,
+        body: &serde_json::Value,
     ) -> PatchApplicationLibrarySettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &PATCH_APPLICATION_LIBRARY_SETTINGS,
             &[],
         );
+        req.json(body);
         PatchApplicationLibrarySettings {
             req,
         }
@@ -1009,18 +1145,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /clientIsolationProfiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createClientIsolationProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateClientIsolationProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createClientIsolationProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_client_isolation_profile(&self) -> CreateClientIsolationProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_client_isolation_profile(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateClientIsolationProfile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_CLIENT_ISOLATION_PROFILE,
             &[],
         );
+        req.json(body);
         CreateClientIsolationProfile {
             req,
         }
@@ -1031,7 +1174,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `clientIsolationProfileId`: Identifier of the client isolation profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetClientIsolationProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getClientIsolationProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; clientIsolationProfileId chosen).
@@ -1051,21 +1195,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /clientIsolationProfiles/{clientIsolationProfileId}` on the Network management API.
     ///
     /// - Path parameter `clientIsolationProfileId`: Identifier of the client isolation profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateClientIsolationProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateClientIsolationProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateClientIsolationProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; clientIsolationProfileId chosen).
     pub fn update_client_isolation_profile(
         &self,
         client_isolation_profile_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateClientIsolationProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_CLIENT_ISOLATION_PROFILE,
             &[client_isolation_profile_id],
         );
+        req.json(body);
         UpdateClientIsolationProfile {
             req,
         }
@@ -1075,8 +1224,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /clientIsolationProfiles/{clientIsolationProfileId}` on the Network management API.
     ///
     /// - Path parameter `clientIsolationProfileId`: Identifier of the client isolation profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteClientIsolationProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteClientIsolationProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; clientIsolationProfileId chosen).
@@ -1097,9 +1248,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /clientIsolationProfiles/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml queryClientIsolationProfiles).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryClientIsolationProfiles::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml queryClientIsolationProfiles).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1107,12 +1260,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_client_isolation_profiles(&self) -> QueryClientIsolationProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_client_isolation_profiles(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryClientIsolationProfiles<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_CLIENT_ISOLATION_PROFILES,
             &[],
         );
+        req.json(body);
         QueryClientIsolationProfiles {
             req,
         }
@@ -1121,20 +1278,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /hotspot20IdentityProviders` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addHotspot20IdentityProvider).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateHotspot20IdentityProvider::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addHotspot20IdentityProvider).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn create_hotspot20_identity_provider(
         &self,
+        body: &serde_json::Value,
     ) -> CreateHotspot20IdentityProvider<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_HOTSPOT20_IDENTITY_PROVIDER,
             &[],
         );
+        req.json(body);
         CreateHotspot20IdentityProvider {
             req,
         }
@@ -1145,7 +1307,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetHotspot20IdentityProvider::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getHotspot20IdentityProvider).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; hotspot20IdentityProviderId chosen).
@@ -1167,21 +1330,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the Network management API.
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateHotspot20IdentityProvider).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateHotspot20IdentityProvider::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateHotspot20IdentityProvider).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; hotspot20IdentityProviderId chosen).
     pub fn update_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateHotspot20IdentityProvider<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_HOTSPOT20_IDENTITY_PROVIDER,
             &[hotspot20_identity_provider_id],
         );
+        req.json(body);
         UpdateHotspot20IdentityProvider {
             req,
         }
@@ -1191,8 +1359,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the Network management API.
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteHotspot20IdentityProvider::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteHotspot20IdentityProvider).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; hotspot20IdentityProviderId chosen).
@@ -1215,9 +1385,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
     /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddRadiusServerProfileToHotspot20IdentityProvider::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateRadiusServerProfileOnHotspot20IdentityProvider).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (parent placeholder hotspot20IdentityProviderId chosen (the document writes .../radiusServerProfiles/{radiusId})).
@@ -1241,8 +1412,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
     /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveRadiusServerProfileFromHotspot20IdentityProvider::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateRadiusServerProfileOnHotspot20IdentityProvider).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (parent placeholder hotspot20IdentityProviderId chosen (the document writes .../radiusServerProfiles/{radiusId})).
@@ -1264,18 +1437,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /hotspot20Operators` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createHotspot20Operator).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateHotspot20Operator::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createHotspot20Operator).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_hotspot20_operator(&self) -> CreateHotspot20Operator<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_hotspot20_operator(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateHotspot20Operator<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_HOTSPOT20_OPERATOR,
             &[],
         );
+        req.json(body);
         CreateHotspot20Operator { req }
     }
     /// Get Hotspot 2.0 operator.
@@ -1284,7 +1464,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `hotspot20OperatorId`: Identifier of the Hotspot 2.0 operator.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetHotspot20Operator::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getHotspot20Operator).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; hotspot20OperatorId chosen).
@@ -1304,21 +1485,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /hotspot20Operators/{hotspot20OperatorId}` on the Network management API.
     ///
     /// - Path parameter `hotspot20OperatorId`: Identifier of the Hotspot 2.0 operator.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateHotspot20Operator).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateHotspot20Operator::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateHotspot20Operator).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; hotspot20OperatorId chosen).
     pub fn update_hotspot20_operator(
         &self,
         hotspot20_operator_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateHotspot20Operator<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_HOTSPOT20_OPERATOR,
             &[hotspot20_operator_id],
         );
+        req.json(body);
         UpdateHotspot20Operator { req }
     }
     /// Delete Hotspot 2.0 operator.
@@ -1326,8 +1512,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /hotspot20Operators/{hotspot20OperatorId}` on the Network management API.
     ///
     /// - Path parameter `hotspot20OperatorId`: Identifier of the Hotspot 2.0 operator.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteHotspot20Operator::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteHotspot20Operator).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; hotspot20OperatorId chosen).
@@ -1346,18 +1534,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /lbsServerProfiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createLbsServerProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateLbsServerProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createLbsServerProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_lbs_server_profile(&self) -> CreateLbsServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_lbs_server_profile(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateLbsServerProfile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_LBS_SERVER_PROFILE,
             &[],
         );
+        req.json(body);
         CreateLbsServerProfile { req }
     }
     /// Get LBS server profile.
@@ -1366,7 +1561,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `lbsServerProfileId`: Identifier of the LBS server profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetLbsServerProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getLbsServerProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; lbsServerProfileId chosen).
@@ -1386,21 +1582,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /lbsServerProfiles/{lbsServerProfileId}` on the Network management API.
     ///
     /// - Path parameter `lbsServerProfileId`: Identifier of the LBS server profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateLbsServerProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateLbsServerProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateLbsServerProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; lbsServerProfileId chosen).
     pub fn update_lbs_server_profile(
         &self,
         lbs_server_profile_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateLbsServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_LBS_SERVER_PROFILE,
             &[lbs_server_profile_id],
         );
+        req.json(body);
         UpdateLbsServerProfile { req }
     }
     /// Delete LBS server profile.
@@ -1408,8 +1609,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /lbsServerProfiles/{lbsServerProfileId}` on the Network management API.
     ///
     /// - Path parameter `lbsServerProfileId`: Identifier of the LBS server profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteLbsServerProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteLbsServerProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; lbsServerProfileId chosen).
@@ -1428,9 +1631,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /lbsServerProfiles/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getLbsServerProfileForView).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryLbsServerProfiles::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getLbsServerProfileForView).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1438,32 +1643,41 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_lbs_server_profiles(&self) -> QueryLbsServerProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_lbs_server_profiles(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryLbsServerProfiles<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_LBS_SERVER_PROFILES,
             &[],
         );
+        req.json(body);
         QueryLbsServerProfiles { req }
     }
     /// Create multicast DNS proxy profile.
     ///
     /// `POST /multicastDnsProxyProfiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createMulticastDnsProxyProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateMulticastDnsProxyProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createMulticastDnsProxyProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn create_multicast_dns_proxy_profile(
         &self,
+        body: &serde_json::Value,
     ) -> CreateMulticastDnsProxyProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_MULTICAST_DNS_PROXY_PROFILE,
             &[],
         );
+        req.json(body);
         CreateMulticastDnsProxyProfile {
             req,
         }
@@ -1474,7 +1688,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `multicastDnsProxyProfileId`: Identifier of the multicast DNS proxy profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetMulticastDnsProxyProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getMulticastDnsProxyProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; multicastDnsProxyProfileId chosen).
@@ -1494,21 +1709,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the Network management API.
     ///
     /// - Path parameter `multicastDnsProxyProfileId`: Identifier of the multicast DNS proxy profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateMulticastDnsProxyProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateMulticastDnsProxyProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateMulticastDnsProxyProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; multicastDnsProxyProfileId chosen).
     pub fn update_multicast_dns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateMulticastDnsProxyProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_MULTICAST_DNS_PROXY_PROFILE,
             &[multicast_dns_proxy_profile_id],
         );
+        req.json(body);
         UpdateMulticastDnsProxyProfile {
             req,
         }
@@ -1518,8 +1738,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the Network management API.
     ///
     /// - Path parameter `multicastDnsProxyProfileId`: Identifier of the multicast DNS proxy profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteMulticastDnsProxyProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteMulticastDnsProxyProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; multicastDnsProxyProfileId chosen).
@@ -1540,9 +1762,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /multicastDnsProxyProfiles/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMulticastDnsProxyProfiles).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMulticastDnsProxyProfiles::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMulticastDnsProxyProfiles).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1552,12 +1776,14 @@ impl<'a> super::NetworkClient<'a> {
     /// - Accepts sortByCountField.
     pub fn query_multicast_dns_proxy_profiles(
         &self,
+        body: &super::common::QueryRequest,
     ) -> QueryMulticastDnsProxyProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_MULTICAST_DNS_PROXY_PROFILES,
             &[],
         );
+        req.json(body);
         QueryMulticastDnsProxyProfiles {
             req,
         }
@@ -1566,18 +1792,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /roguePolicies` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addRoguePolicy).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateRoguePolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addRoguePolicy).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_rogue_policy(&self) -> CreateRoguePolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_rogue_policy(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateRoguePolicy<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_ROGUE_POLICY,
             &[],
         );
+        req.json(body);
         CreateRoguePolicy { req }
     }
     /// Get rogue policy.
@@ -1586,7 +1819,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `roguePolicyId`: Identifier of the rogue policy.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetRoguePolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getRoguePolicy).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; roguePolicyId chosen).
@@ -1603,18 +1837,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /roguePolicies/{roguePolicyId}` on the Network management API.
     ///
     /// - Path parameter `roguePolicyId`: Identifier of the rogue policy.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateRoguePolicy).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateRoguePolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateRoguePolicy).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; roguePolicyId chosen).
-    pub fn update_rogue_policy(&self, rogue_policy_id: &str) -> UpdateRoguePolicy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn update_rogue_policy(
+        &self,
+        rogue_policy_id: &str,
+        body: &serde_json::Value,
+    ) -> UpdateRoguePolicy<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_ROGUE_POLICY,
             &[rogue_policy_id],
         );
+        req.json(body);
         UpdateRoguePolicy { req }
     }
     /// Delete rogue policy.
@@ -1622,8 +1864,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /roguePolicies/{roguePolicyId}` on the Network management API.
     ///
     /// - Path parameter `roguePolicyId`: Identifier of the rogue policy.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteRoguePolicy::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteRoguePolicy).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; roguePolicyId chosen).
@@ -1639,9 +1883,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /roguePolicies/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getRoguePoliciesForView).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryRoguePolicies::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getRoguePoliciesForView).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1649,30 +1895,41 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_rogue_policies(&self) -> QueryRoguePolicies<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_rogue_policies(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryRoguePolicies<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_ROGUE_POLICIES,
             &[],
         );
+        req.json(body);
         QueryRoguePolicies { req }
     }
     /// Create SNMP agent profile.
     ///
     /// `POST /snmpAgentProfiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createSnmpAgentProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreateSnmpAgentProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createSnmpAgentProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_snmp_agent_profile(&self) -> CreateSnmpAgentProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_snmp_agent_profile(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateSnmpAgentProfile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_SNMP_AGENT_PROFILE,
             &[],
         );
+        req.json(body);
         CreateSnmpAgentProfile { req }
     }
     /// Get SNMP agent profile.
@@ -1681,7 +1938,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetSnmpAgentProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getSnmpAgentProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; snmpAgentProfileId chosen).
@@ -1701,21 +1959,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /snmpAgentProfiles/{snmpAgentProfileId}` on the Network management API.
     ///
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateSnmpAgentProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateSnmpAgentProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateSnmpAgentProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; snmpAgentProfileId chosen).
     pub fn update_snmp_agent_profile(
         &self,
         snmp_agent_profile_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateSnmpAgentProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_SNMP_AGENT_PROFILE,
             &[snmp_agent_profile_id],
         );
+        req.json(body);
         UpdateSnmpAgentProfile { req }
     }
     /// Delete SNMP agent profile.
@@ -1723,8 +1986,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /snmpAgentProfiles/{snmpAgentProfileId}` on the Network management API.
     ///
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSnmpAgentProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteSnmpAgentProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; snmpAgentProfileId chosen).
@@ -1743,9 +2008,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /snmpAgentProfiles/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml querySnmpAgentProfiles).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySnmpAgentProfiles::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml querySnmpAgentProfiles).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1753,30 +2020,41 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_snmp_agent_profiles(&self) -> QuerySnmpAgentProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_snmp_agent_profiles(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QuerySnmpAgentProfiles<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_SNMP_AGENT_PROFILES,
             &[],
         );
+        req.json(body);
         QuerySnmpAgentProfiles { req }
     }
     /// Create SoftGRE profile.
     ///
     /// `POST /softGreProfiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addSoftGreProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSoftGreProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addSoftGreProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_soft_gre_profile(&self) -> CreateSoftGreProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_soft_gre_profile(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateSoftGreProfile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_SOFT_GRE_PROFILE,
             &[],
         );
+        req.json(body);
         CreateSoftGreProfile { req }
     }
     /// Get SoftGRE profile.
@@ -1785,7 +2063,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `softGreProfileId`: Identifier of the SoftGRE profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetSoftGreProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getSoftGreProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; softGreProfileId chosen).
@@ -1805,21 +2084,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /softGreProfiles/{softGreProfileId}` on the Network management API.
     ///
     /// - Path parameter `softGreProfileId`: Identifier of the SoftGRE profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateSoftGreProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateSoftGreProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateSoftGreProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; softGreProfileId chosen).
     pub fn update_soft_gre_profile(
         &self,
         soft_gre_profile_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateSoftGreProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_SOFT_GRE_PROFILE,
             &[soft_gre_profile_id],
         );
+        req.json(body);
         UpdateSoftGreProfile { req }
     }
     /// Delete SoftGRE profile.
@@ -1827,8 +2111,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /softGreProfiles/{softGreProfileId}` on the Network management API.
     ///
     /// - Path parameter `softGreProfileId`: Identifier of the SoftGRE profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSoftGreProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteSoftGreProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; softGreProfileId chosen).
@@ -1847,9 +2133,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /softGreProfiles/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySoftGreProfiles).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySoftGreProfiles::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySoftGreProfiles).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1857,12 +2145,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_soft_gre_profiles(&self) -> QuerySoftGreProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_soft_gre_profiles(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QuerySoftGreProfiles<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_SOFT_GRE_PROFILES,
             &[],
         );
+        req.json(body);
         QuerySoftGreProfiles { req }
     }
     /// Create tunnel service profile.
@@ -1870,8 +2162,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /tunnelServiceProfiles` on the Network management API.
     ///
     /// - Request body (json, required): `TunnelServiceProfile`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTunnelServiceProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1893,7 +2188,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `tunnelServiceProfileId`: Identifier of the tunnel service profile.
     /// - Response 200: `application/json` `TunnelServiceProfile`
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetTunnelServiceProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getTunnelServiceProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; tunnelServiceProfileId chosen).
@@ -1914,8 +2210,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `tunnelServiceProfileId`: Identifier of the tunnel service profile.
     /// - Request body (json, required): `TunnelServiceProfile`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateTunnelServiceProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTunnelServiceProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateTunnelServiceProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; tunnelServiceProfileId chosen).
@@ -1938,8 +2237,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `tunnelServiceProfileId`: Identifier of the tunnel service profile.
     /// - Request body (json, required): `TunnelServiceProfile`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml patchTunnelServiceProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchTunnelServiceProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml patchTunnelServiceProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; tunnelServiceProfileId chosen).
@@ -1961,8 +2263,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /tunnelServiceProfiles/{tunnelServiceProfileId}` on the Network management API.
     ///
     /// - Path parameter `tunnelServiceProfileId`: Identifier of the tunnel service profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTunnelServiceProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteTunnelServiceProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; tunnelServiceProfileId chosen).
@@ -1981,9 +2285,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /tunnelServiceProfiles/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getTunnelProfileProfiles).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTunnelServiceProfiles::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getTunnelProfileProfiles).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1991,30 +2297,41 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_tunnel_service_profiles(&self) -> QueryTunnelServiceProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_tunnel_service_profiles(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryTunnelServiceProfiles<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_TUNNEL_SERVICE_PROFILES,
             &[],
         );
+        req.json(body);
         QueryTunnelServiceProfiles { req }
     }
     /// Create syslog server profile.
     ///
     /// `POST /syslogServerProfiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createSyslogServerProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateSyslogServerProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createSyslogServerProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_syslog_server_profile(&self) -> CreateSyslogServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_syslog_server_profile(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateSyslogServerProfile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_SYSLOG_SERVER_PROFILE,
             &[],
         );
+        req.json(body);
         CreateSyslogServerProfile { req }
     }
     /// Get syslog server profile.
@@ -2023,7 +2340,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `syslogServerProfileId`: Identifier of the syslog server profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetSyslogServerProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getSyslogServerProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; syslogServerProfileId chosen).
@@ -2043,21 +2361,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /syslogServerProfiles/{syslogServerProfileId}` on the Network management API.
     ///
     /// - Path parameter `syslogServerProfileId`: Identifier of the syslog server profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateSyslogServerProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateSyslogServerProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateSyslogServerProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; syslogServerProfileId chosen).
     pub fn update_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateSyslogServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_SYSLOG_SERVER_PROFILE,
             &[syslog_server_profile_id],
         );
+        req.json(body);
         UpdateSyslogServerProfile { req }
     }
     /// Delete syslog server profile.
@@ -2065,8 +2388,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /syslogServerProfiles/{syslogServerProfileId}` on the Network management API.
     ///
     /// - Path parameter `syslogServerProfileId`: Identifier of the syslog server profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteSyslogServerProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteSyslogServerProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; syslogServerProfileId chosen).
@@ -2085,9 +2410,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /syslogServerProfiles/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getSyslogServerProfilesForView).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySyslogServerProfiles::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getSyslogServerProfilesForView).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2095,30 +2422,41 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_syslog_server_profiles(&self) -> QuerySyslogServerProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_syslog_server_profiles(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QuerySyslogServerProfiles<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_SYSLOG_SERVER_PROFILES,
             &[],
         );
+        req.json(body);
         QuerySyslogServerProfiles { req }
     }
     /// Create RADIUS server profile.
     ///
     /// `POST /radiusServerProfiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addRadius).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateRadiusServerProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addRadius).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_radius_server_profile(&self) -> CreateRadiusServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_radius_server_profile(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateRadiusServerProfile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_RADIUS_SERVER_PROFILE,
             &[],
         );
+        req.json(body);
         CreateRadiusServerProfile { req }
     }
     /// Get RADIUS server profile.
@@ -2127,7 +2465,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `radiusServerProfileId`: Identifier of the RADIUS server profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetRadiusServerProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getRadius).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; radiusServerProfileId chosen).
@@ -2147,21 +2486,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /radiusServerProfiles/{radiusServerProfileId}` on the Network management API.
     ///
     /// - Path parameter `radiusServerProfileId`: Identifier of the RADIUS server profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateRadius).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateRadiusServerProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateRadius).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; radiusServerProfileId chosen).
     pub fn update_radius_server_profile(
         &self,
         radius_server_profile_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateRadiusServerProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_RADIUS_SERVER_PROFILE,
             &[radius_server_profile_id],
         );
+        req.json(body);
         UpdateRadiusServerProfile { req }
     }
     /// Delete RADIUS server profile.
@@ -2169,8 +2513,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /radiusServerProfiles/{radiusServerProfileId}` on the Network management API.
     ///
     /// - Path parameter `radiusServerProfileId`: Identifier of the RADIUS server profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteRadiusServerProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteRadius).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; radiusServerProfileId chosen).
@@ -2189,9 +2535,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /radiusServerProfiles/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getRadiusServerProfiles).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryRadiusServerProfiles::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getRadiusServerProfiles).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2199,32 +2547,41 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_radius_server_profiles(&self) -> QueryRadiusServerProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_radius_server_profiles(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryRadiusServerProfiles<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_RADIUS_SERVER_PROFILES,
             &[],
         );
+        req.json(body);
         QueryRadiusServerProfiles { req }
     }
     /// Create DHCP configuration service profile.
     ///
     /// `POST /dhcpConfigServiceProfiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createDhcpConfigServiceProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateDhcpConfigServiceProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createDhcpConfigServiceProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn create_dhcp_config_service_profile(
         &self,
+        body: &serde_json::Value,
     ) -> CreateDhcpConfigServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_DHCP_CONFIG_SERVICE_PROFILE,
             &[],
         );
+        req.json(body);
         CreateDhcpConfigServiceProfile {
             req,
         }
@@ -2235,7 +2592,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `dhcpConfigServiceProfileId`: Identifier of the DHCP configuration service profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetDhcpConfigServiceProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getDhcpConfigServiceProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; dhcpConfigServiceProfileId chosen).
@@ -2255,21 +2613,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the Network management API.
     ///
     /// - Path parameter `dhcpConfigServiceProfileId`: Identifier of the DHCP configuration service profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateDhcpConfigServiceProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateDhcpConfigServiceProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateDhcpConfigServiceProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; dhcpConfigServiceProfileId chosen).
     pub fn update_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateDhcpConfigServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_DHCP_CONFIG_SERVICE_PROFILE,
             &[dhcp_config_service_profile_id],
         );
+        req.json(body);
         UpdateDhcpConfigServiceProfile {
             req,
         }
@@ -2279,8 +2642,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the Network management API.
     ///
     /// - Path parameter `dhcpConfigServiceProfileId`: Identifier of the DHCP configuration service profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteDhcpConfigServiceProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteDhcpConfigServiceProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; dhcpConfigServiceProfileId chosen).
@@ -2301,9 +2666,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /dhcpConfigServiceProfiles/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml queryDhcpConfigServiceProfilesForView).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryDhcpConfigServiceProfiles::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml queryDhcpConfigServiceProfilesForView).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2313,12 +2680,14 @@ impl<'a> super::NetworkClient<'a> {
     /// - Accepts sortByCountField.
     pub fn query_dhcp_config_service_profiles(
         &self,
+        body: &super::common::QueryRequest,
     ) -> QueryDhcpConfigServiceProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_DHCP_CONFIG_SERVICE_PROFILES,
             &[],
         );
+        req.json(body);
         QueryDhcpConfigServiceProfiles {
             req,
         }
@@ -2327,20 +2696,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /wifiCallingServiceProfiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createWifiCallingServiceProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateWifiCallingServiceProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createWifiCallingServiceProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn create_wifi_calling_service_profile(
         &self,
+        body: &serde_json::Value,
     ) -> CreateWifiCallingServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_WIFI_CALLING_SERVICE_PROFILE,
             &[],
         );
+        req.json(body);
         CreateWifiCallingServiceProfile {
             req,
         }
@@ -2351,7 +2725,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `wifiCallingServiceProfileId`: Identifier of the Wi-Fi calling service profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetWifiCallingServiceProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getWiFiCallingServiceProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; wifiCallingServiceProfileId chosen).
@@ -2373,21 +2748,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the Network management API.
     ///
     /// - Path parameter `wifiCallingServiceProfileId`: Identifier of the Wi-Fi calling service profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateWifiCallingServiceProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateWifiCallingServiceProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateWifiCallingServiceProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; wifiCallingServiceProfileId chosen).
     pub fn update_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateWifiCallingServiceProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_WIFI_CALLING_SERVICE_PROFILE,
             &[wifi_calling_service_profile_id],
         );
+        req.json(body);
         UpdateWifiCallingServiceProfile {
             req,
         }
@@ -2397,8 +2777,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the Network management API.
     ///
     /// - Path parameter `wifiCallingServiceProfileId`: Identifier of the Wi-Fi calling service profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteWifiCallingServiceProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteWifiCallingServiceProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; wifiCallingServiceProfileId chosen).
@@ -2419,9 +2801,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /wifiCallingServiceProfiles/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getWifiCallingServiceProfiles).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryWifiCallingServiceProfiles::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getWifiCallingServiceProfiles).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2431,12 +2815,14 @@ impl<'a> super::NetworkClient<'a> {
     /// - Accepts sortByCountField.
     pub fn query_wifi_calling_service_profiles(
         &self,
+        body: &super::common::QueryRequest,
     ) -> QueryWifiCallingServiceProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_WIFI_CALLING_SERVICE_PROFILES,
             &[],
         );
+        req.json(body);
         QueryWifiCallingServiceProfiles {
             req,
         }
@@ -2445,18 +2831,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /vlanPoolProfiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addVlanPoolProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVlanPoolProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addVlanPoolProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_vlan_pool_profile(&self) -> CreateVlanPoolProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_vlan_pool_profile(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateVlanPoolProfile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VLAN_POOL_PROFILE,
             &[],
         );
+        req.json(body);
         CreateVlanPoolProfile { req }
     }
     /// Get VLAN pool profile.
@@ -2465,7 +2858,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `vlanPoolProfileId`: Identifier of the VLAN pool profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVlanPoolProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVlanPoolProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; vlanPoolProfileId chosen).
@@ -2485,21 +2879,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /vlanPoolProfiles/{vlanPoolProfileId}` on the Network management API.
     ///
     /// - Path parameter `vlanPoolProfileId`: Identifier of the VLAN pool profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVlanPoolProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVlanPoolProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVlanPoolProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; vlanPoolProfileId chosen).
     pub fn update_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVlanPoolProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VLAN_POOL_PROFILE,
             &[vlan_pool_profile_id],
         );
+        req.json(body);
         UpdateVlanPoolProfile { req }
     }
     /// Delete VLAN pool profile.
@@ -2507,8 +2906,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /vlanPoolProfiles/{vlanPoolProfileId}` on the Network management API.
     ///
     /// - Path parameter `vlanPoolProfileId`: Identifier of the VLAN pool profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVlanPoolProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteVlanPoolProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; vlanPoolProfileId chosen).
@@ -2527,9 +2928,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /vlanPoolProfiles/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml queryVlanPoolProfiles).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVlanPoolProfiles::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml queryVlanPoolProfiles).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2537,30 +2940,41 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_vlan_pool_profiles(&self) -> QueryVlanPoolProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_vlan_pool_profiles(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryVlanPoolProfiles<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_VLAN_POOL_PROFILES,
             &[],
         );
+        req.json(body);
         QueryVlanPoolProfiles { req }
     }
     /// Create Ethernet port profile.
     ///
     /// `POST /ethernetPortProfiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createEthernetPortProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateEthernetPortProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createEthernetPortProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_ethernet_port_profile(&self) -> CreateEthernetPortProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_ethernet_port_profile(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateEthernetPortProfile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_ETHERNET_PORT_PROFILE,
             &[],
         );
+        req.json(body);
         CreateEthernetPortProfile { req }
     }
     /// Get Ethernet port profile.
@@ -2569,7 +2983,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetEthernetPortProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getEthernetPortProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; ethernetPortProfileId chosen).
@@ -2589,21 +3004,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /ethernetPortProfiles/{ethernetPortProfileId}` on the Network management API.
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateEthernetPortProfile).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateEthernetPortProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateEthernetPortProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; ethernetPortProfileId chosen).
     pub fn update_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateEthernetPortProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_ETHERNET_PORT_PROFILE,
             &[ethernet_port_profile_id],
         );
+        req.json(body);
         UpdateEthernetPortProfile { req }
     }
     /// Delete Ethernet port profile.
@@ -2611,8 +3031,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /ethernetPortProfiles/{ethernetPortProfileId}` on the Network management API.
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteEthernetPortProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteEthernetPortProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the item operations but not the placeholder; ethernetPortProfileId chosen).
@@ -2631,9 +3053,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /ethernetPortProfiles/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getEthernetPortProfiles).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEthernetPortProfiles::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getEthernetPortProfiles).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2641,12 +3065,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
-    pub fn query_ethernet_port_profiles(&self) -> QueryEthernetPortProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_ethernet_port_profiles(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryEthernetPortProfiles<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_ETHERNET_PORT_PROFILES,
             &[],
         );
+        req.json(body);
         QueryEthernetPortProfiles { req }
     }
     /// Add RADIUS server profile to Ethernet port profile.
@@ -2655,9 +3083,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
     /// - Path parameter `radiusServerProfileId`: Identifier of the RADIUS server profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddRadiusServerProfileToEthernetPortProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateRadiusToEthernetPortProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (parent placeholder ethernetPortProfileId chosen (the document writes .../radiusServerProfiles/{radiusServerProfileId})).
@@ -2681,8 +3110,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
     /// - Path parameter `radiusServerProfileId`: Identifier of the RADIUS server profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveRadiusServerProfileFromEthernetPortProfile::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateRadiusToEthernetPortProfile).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (parent placeholder ethernetPortProfileId chosen (the document writes .../radiusServerProfiles/{radiusServerProfileId})).
@@ -2708,12 +3139,28 @@ static QUERY_ACCESS_CONTROL_PROFILES: ruckus_one_runtime::Operation = ruckus_one
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_access_control_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryAccessControlProfilesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_access_control_profiles` (Query access control profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2727,9 +3174,9 @@ impl<'a> QueryAccessControlProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryAccessControlProfilesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -2758,11 +3205,33 @@ static GET_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_ru
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_access_control_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetAccessControlProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_access_control_profile` (Get access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2774,6 +3243,11 @@ impl<'a> GetAccessControlProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetAccessControlProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2788,12 +3262,34 @@ static UPDATE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_access_control_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateAccessControlProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_access_control_profile` (Update access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2807,14 +3303,26 @@ impl<'a> UpdateAccessControlProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateAccessControlProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2825,11 +3333,33 @@ static DELETE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_access_control_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteAccessControlProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_access_control_profile` (Delete access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2843,9 +3373,26 @@ impl<'a> DeleteAccessControlProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteAccessControlProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static ADD_APPLICATION_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2855,12 +3402,28 @@ static ADD_APPLICATION_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_application_policy_to_access_control_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddApplicationPolicyToAccessControlProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_application_policy_to_access_control_profile` (Add application policy to access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2874,14 +3437,29 @@ impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: AddApplicationPolicyToAccessControlProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static REMOVE_APPLICATION_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2892,11 +3470,27 @@ static REMOVE_APPLICATION_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `remove_application_policy_from_access_control_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemoveApplicationPolicyFromAccessControlProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::remove_application_policy_from_access_control_profile` (Remove application policy from access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2910,9 +3504,29 @@ impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: RemoveApplicationPolicyFromAccessControlProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static ADD_DEVICE_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2922,12 +3536,28 @@ static ADD_DEVICE_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operatio
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_device_policy_to_access_control_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddDevicePolicyToAccessControlProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_device_policy_to_access_control_profile` (Add device policy to access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2941,14 +3571,29 @@ impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: AddDevicePolicyToAccessControlProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static REMOVE_DEVICE_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2959,11 +3604,27 @@ static REMOVE_DEVICE_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `remove_device_policy_from_access_control_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemoveDevicePolicyFromAccessControlProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::remove_device_policy_from_access_control_profile` (Remove device policy from access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2977,9 +3638,29 @@ impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: RemoveDevicePolicyFromAccessControlProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static ADD_L2_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2989,12 +3670,28 @@ static ADD_L2_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operatio
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_l2_acl_policy_to_access_control_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddL2AclPolicyToAccessControlProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_l2_acl_policy_to_access_control_profile` (Add layer 2 ACL policy to access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3008,14 +3705,29 @@ impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: AddL2AclPolicyToAccessControlProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static REMOVE_L2_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3026,11 +3738,27 @@ static REMOVE_L2_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `remove_l2_acl_policy_from_access_control_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemoveL2AclPolicyFromAccessControlProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::remove_l2_acl_policy_from_access_control_profile` (Remove layer 2 ACL policy from access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3044,9 +3772,29 @@ impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: RemoveL2AclPolicyFromAccessControlProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static ADD_L3_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3056,12 +3804,28 @@ static ADD_L3_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operatio
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_l3_acl_policy_to_access_control_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddL3AclPolicyToAccessControlProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_l3_acl_policy_to_access_control_profile` (Add layer 3 ACL policy to access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3075,14 +3839,29 @@ impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: AddL3AclPolicyToAccessControlProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static REMOVE_L3_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3093,11 +3872,27 @@ static REMOVE_L3_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `remove_l3_acl_policy_from_access_control_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemoveL3AclPolicyFromAccessControlProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::remove_l3_acl_policy_from_access_control_profile` (Remove layer 3 ACL policy from access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3111,9 +3906,29 @@ impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: RemoveL3AclPolicyFromAccessControlProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3123,12 +3938,34 @@ static CREATE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_run
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_application_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateApplicationPolicyVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_application_policy` (Create application policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3142,14 +3979,26 @@ impl<'a> CreateApplicationPolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateApplicationPolicyVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static LIST_APPLICATION_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3190,12 +4039,28 @@ static QUERY_APPLICATION_POLICIES: ruckus_one_runtime::Operation = ruckus_one_ru
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_application_policies`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryApplicationPoliciesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_application_policies` (Query application policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3209,9 +4074,9 @@ impl<'a> QueryApplicationPolicies<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryApplicationPoliciesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -3240,11 +4105,33 @@ static GET_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtim
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_application_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetApplicationPolicyVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_application_policy` (Get application policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3256,6 +4143,11 @@ impl<'a> GetApplicationPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetApplicationPolicyVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3270,12 +4162,34 @@ static UPDATE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_run
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_application_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateApplicationPolicyVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_application_policy` (Update application policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3289,14 +4203,26 @@ impl<'a> UpdateApplicationPolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateApplicationPolicyVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3307,11 +4233,33 @@ static DELETE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_run
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_application_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteApplicationPolicyVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_application_policy` (Delete application policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3325,9 +4273,26 @@ impl<'a> DeleteApplicationPolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteApplicationPolicyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3337,12 +4302,34 @@ static CREATE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_device_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateDevicePolicyVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_device_policy` (Create device policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3356,14 +4343,26 @@ impl<'a> CreateDevicePolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateDevicePolicyVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static LIST_DEVICE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3404,12 +4403,28 @@ static QUERY_DEVICE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_device_policies`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryDevicePoliciesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_device_policies` (Query device policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3423,9 +4438,9 @@ impl<'a> QueryDevicePolicies<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryDevicePoliciesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -3454,11 +4469,33 @@ static GET_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_device_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetDevicePolicyVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_device_policy` (Get device policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3470,6 +4507,11 @@ impl<'a> GetDevicePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetDevicePolicyVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3484,12 +4526,34 @@ static UPDATE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_device_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateDevicePolicyVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_device_policy` (Update device policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3503,14 +4567,26 @@ impl<'a> UpdateDevicePolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateDevicePolicyVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3521,11 +4597,33 @@ static DELETE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_device_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteDevicePolicyVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_device_policy` (Delete device policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3539,9 +4637,26 @@ impl<'a> DeleteDevicePolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteDevicePolicyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3551,12 +4666,34 @@ static CREATE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_l2_acl_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateL2AclPolicyVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_l2_acl_policy` (Create layer 2 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3570,14 +4707,26 @@ impl<'a> CreateL2AclPolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateL2AclPolicyVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static LIST_L2_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3618,12 +4767,28 @@ static QUERY_L2_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_l2_acl_policies`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryL2AclPoliciesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_l2_acl_policies` (Query layer 2 ACL policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3637,9 +4802,9 @@ impl<'a> QueryL2AclPolicies<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryL2AclPoliciesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -3668,11 +4833,27 @@ static GET_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_l2_acl_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetL2AclPolicyVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_l2_acl_policy` (Get layer 2 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3684,6 +4865,11 @@ impl<'a> GetL2AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetL2AclPolicyVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3698,12 +4884,34 @@ static UPDATE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_l2_acl_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateL2AclPolicyVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_l2_acl_policy` (Update layer 2 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3717,14 +4925,26 @@ impl<'a> UpdateL2AclPolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateL2AclPolicyVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3735,11 +4955,33 @@ static DELETE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_l2_acl_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteL2AclPolicyVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_l2_acl_policy` (Delete layer 2 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3753,9 +4995,26 @@ impl<'a> DeleteL2AclPolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteL2AclPolicyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3765,12 +5024,34 @@ static CREATE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_l3_acl_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateL3AclPolicyVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_l3_acl_policy` (Create layer 3 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3784,14 +5065,26 @@ impl<'a> CreateL3AclPolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateL3AclPolicyVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static LIST_L3_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3832,12 +5125,28 @@ static QUERY_L3_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_l3_acl_policies`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryL3AclPoliciesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_l3_acl_policies` (Query layer 3 ACL policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3851,9 +5160,9 @@ impl<'a> QueryL3AclPolicies<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryL3AclPoliciesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -3882,11 +5191,27 @@ static GET_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_l3_acl_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetL3AclPolicyVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_l3_acl_policy` (Get layer 3 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3898,6 +5223,11 @@ impl<'a> GetL3AclPolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetL3AclPolicyVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3912,12 +5242,34 @@ static UPDATE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_l3_acl_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateL3AclPolicyVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_l3_acl_policy` (Update layer 3 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3931,14 +5283,26 @@ impl<'a> UpdateL3AclPolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateL3AclPolicyVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3949,11 +5313,33 @@ static DELETE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_l3_acl_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteL3AclPolicyVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_l3_acl_policy` (Delete layer 3 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3967,9 +5353,26 @@ impl<'a> DeleteL3AclPolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteL3AclPolicyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static LIST_APPLICATION_LIBRARY_CATEGORIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3980,11 +5383,27 @@ static LIST_APPLICATION_LIBRARY_CATEGORIES: ruckus_one_runtime::Operation = ruck
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_application_library_categories`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListApplicationLibraryCategoriesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_application_library_categories` (List application library categories).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3996,6 +5415,11 @@ impl<'a> ListApplicationLibraryCategories<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListApplicationLibraryCategoriesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4011,11 +5435,27 @@ static LIST_APPLICATION_LIBRARY_CATEGORY_APPLICATIONS: ruckus_one_runtime::Opera
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_application_library_category_applications`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListApplicationLibraryCategoryApplicationsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_application_library_category_applications` (List applications of an application category).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4027,6 +5467,14 @@ impl<'a> ListApplicationLibraryCategoryApplications<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ListApplicationLibraryCategoryApplicationsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4042,11 +5490,27 @@ static GET_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::Operation = ruckus_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_application_library_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetApplicationLibrarySettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_application_library_settings` (Get application library settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4068,6 +5532,11 @@ impl<'a> GetApplicationLibrarySettings<'a> {
         self.req.query("changesIncluded", &changes_included);
         self
     }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetApplicationLibrarySettingsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
@@ -4080,12 +5549,28 @@ static PATCH_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `patch_application_library_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchApplicationLibrarySettingsVersion {
+    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::patch_application_library_settings` (Patch application library settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4107,14 +5592,26 @@ impl<'a> PatchApplicationLibrarySettings<'a> {
         self.req.query("changesIncluded", &changes_included);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchApplicationLibrarySettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4124,12 +5621,28 @@ static CREATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_o
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_client_isolation_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateClientIsolationProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_client_isolation_profile` (Create client isolation profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4143,14 +5656,26 @@ impl<'a> CreateClientIsolationProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateClientIsolationProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4161,11 +5686,27 @@ static GET_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_client_isolation_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetClientIsolationProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_client_isolation_profile` (Get client isolation profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4177,6 +5718,11 @@ impl<'a> GetClientIsolationProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetClientIsolationProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4191,12 +5737,28 @@ static UPDATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_o
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_client_isolation_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateClientIsolationProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_client_isolation_profile` (Update client isolation profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4210,14 +5772,26 @@ impl<'a> UpdateClientIsolationProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateClientIsolationProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4228,11 +5802,27 @@ static DELETE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_o
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_client_isolation_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteClientIsolationProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_client_isolation_profile` (Delete client isolation profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4246,9 +5836,26 @@ impl<'a> DeleteClientIsolationProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteClientIsolationProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_CLIENT_ISOLATION_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4258,12 +5865,28 @@ static QUERY_CLIENT_ISOLATION_PROFILES: ruckus_one_runtime::Operation = ruckus_o
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_client_isolation_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryClientIsolationProfilesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_client_isolation_profiles` (Query client isolation profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4277,9 +5900,9 @@ impl<'a> QueryClientIsolationProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryClientIsolationProfilesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -4307,12 +5930,28 @@ static CREATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_hotspot20_identity_provider`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateHotspot20IdentityProviderVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_hotspot20_identity_provider` (Create Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4326,14 +5965,26 @@ impl<'a> CreateHotspot20IdentityProvider<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateHotspot20IdentityProviderVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4344,11 +5995,27 @@ static GET_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_o
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_hotspot20_identity_provider`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetHotspot20IdentityProviderVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_hotspot20_identity_provider` (Get Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4360,6 +6027,11 @@ impl<'a> GetHotspot20IdentityProvider<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetHotspot20IdentityProviderVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4374,12 +6046,28 @@ static UPDATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_hotspot20_identity_provider`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateHotspot20IdentityProviderVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_hotspot20_identity_provider` (Update Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4393,14 +6081,26 @@ impl<'a> UpdateHotspot20IdentityProvider<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateHotspot20IdentityProviderVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4411,11 +6111,27 @@ static DELETE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = rucku
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_hotspot20_identity_provider`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteHotspot20IdentityProviderVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_hotspot20_identity_provider` (Delete Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4429,9 +6145,26 @@ impl<'a> DeleteHotspot20IdentityProvider<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteHotspot20IdentityProviderVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static ADD_RADIUS_SERVER_PROFILE_TO_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4441,12 +6174,28 @@ static ADD_RADIUS_SERVER_PROFILE_TO_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_radius_server_profile_to_hotspot20_identity_provider`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddRadiusServerProfileToHotspot20IdentityProviderVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_radius_server_profile_to_hotspot20_identity_provider` (Add RADIUS server profile to Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4460,14 +6209,29 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: AddRadiusServerProfileToHotspot20IdentityProviderVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static REMOVE_RADIUS_SERVER_PROFILE_FROM_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4478,11 +6242,27 @@ static REMOVE_RADIUS_SERVER_PROFILE_FROM_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `remove_radius_server_profile_from_hotspot20_identity_provider`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemoveRadiusServerProfileFromHotspot20IdentityProviderVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::remove_radius_server_profile_from_hotspot20_identity_provider` (Remove RADIUS server profile from Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4496,9 +6276,29 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: RemoveRadiusServerProfileFromHotspot20IdentityProviderVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4508,12 +6308,28 @@ static CREATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_run
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_hotspot20_operator`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateHotspot20OperatorVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_hotspot20_operator` (Create Hotspot 2.0 operator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4527,14 +6343,26 @@ impl<'a> CreateHotspot20Operator<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateHotspot20OperatorVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4545,11 +6373,27 @@ static GET_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtim
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_hotspot20_operator`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetHotspot20OperatorVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_hotspot20_operator` (Get Hotspot 2.0 operator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4561,6 +6405,11 @@ impl<'a> GetHotspot20Operator<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetHotspot20OperatorVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4575,12 +6424,28 @@ static UPDATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_run
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_hotspot20_operator`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateHotspot20OperatorVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_hotspot20_operator` (Update Hotspot 2.0 operator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4594,14 +6459,26 @@ impl<'a> UpdateHotspot20Operator<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateHotspot20OperatorVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4612,11 +6489,27 @@ static DELETE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_run
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_hotspot20_operator`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteHotspot20OperatorVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_hotspot20_operator` (Delete Hotspot 2.0 operator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4630,9 +6523,26 @@ impl<'a> DeleteHotspot20Operator<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteHotspot20OperatorVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4642,12 +6552,28 @@ static CREATE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_lbs_server_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateLbsServerProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_lbs_server_profile` (Create LBS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4661,14 +6587,26 @@ impl<'a> CreateLbsServerProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateLbsServerProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4679,11 +6617,27 @@ static GET_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtim
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_lbs_server_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetLbsServerProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_lbs_server_profile` (Get LBS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4695,6 +6649,11 @@ impl<'a> GetLbsServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetLbsServerProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4709,12 +6668,28 @@ static UPDATE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_lbs_server_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateLbsServerProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_lbs_server_profile` (Update LBS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4728,14 +6703,26 @@ impl<'a> UpdateLbsServerProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateLbsServerProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4746,11 +6733,27 @@ static DELETE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_lbs_server_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteLbsServerProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_lbs_server_profile` (Delete LBS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4764,9 +6767,26 @@ impl<'a> DeleteLbsServerProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteLbsServerProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_LBS_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4776,12 +6796,28 @@ static QUERY_LBS_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_run
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_lbs_server_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryLbsServerProfilesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_lbs_server_profiles` (Query LBS server profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4795,9 +6831,9 @@ impl<'a> QueryLbsServerProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryLbsServerProfilesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -4825,12 +6861,28 @@ static CREATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_multicast_dns_proxy_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateMulticastDnsProxyProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_multicast_dns_proxy_profile` (Create multicast DNS proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4844,14 +6896,26 @@ impl<'a> CreateMulticastDnsProxyProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateMulticastDnsProxyProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4862,11 +6926,27 @@ static GET_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_o
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_multicast_dns_proxy_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetMulticastDnsProxyProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_multicast_dns_proxy_profile` (Get multicast DNS proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4878,6 +6958,11 @@ impl<'a> GetMulticastDnsProxyProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetMulticastDnsProxyProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4892,12 +6977,28 @@ static UPDATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_multicast_dns_proxy_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateMulticastDnsProxyProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_multicast_dns_proxy_profile` (Update multicast DNS proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4911,14 +7012,26 @@ impl<'a> UpdateMulticastDnsProxyProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateMulticastDnsProxyProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4929,11 +7042,27 @@ static DELETE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = rucku
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_multicast_dns_proxy_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteMulticastDnsProxyProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_multicast_dns_proxy_profile` (Delete multicast DNS proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4947,9 +7076,26 @@ impl<'a> DeleteMulticastDnsProxyProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteMulticastDnsProxyProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_MULTICAST_DNS_PROXY_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4959,12 +7105,28 @@ static QUERY_MULTICAST_DNS_PROXY_PROFILES: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_multicast_dns_proxy_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryMulticastDnsProxyProfilesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_multicast_dns_proxy_profiles` (Query multicast DNS proxy profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4978,9 +7140,9 @@ impl<'a> QueryMulticastDnsProxyProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryMulticastDnsProxyProfilesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -5008,12 +7170,28 @@ static CREATE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_rogue_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateRoguePolicyVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_rogue_policy` (Create rogue policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5027,14 +7205,26 @@ impl<'a> CreateRoguePolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateRoguePolicyVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5045,11 +7235,27 @@ static GET_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_rogue_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetRoguePolicyVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_rogue_policy` (Get rogue policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5061,6 +7267,11 @@ impl<'a> GetRoguePolicy<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetRoguePolicyVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5075,12 +7286,28 @@ static UPDATE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_rogue_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateRoguePolicyVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_rogue_policy` (Update rogue policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5094,14 +7321,26 @@ impl<'a> UpdateRoguePolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateRoguePolicyVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5112,11 +7351,27 @@ static DELETE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_rogue_policy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteRoguePolicyVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_rogue_policy` (Delete rogue policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5130,9 +7385,26 @@ impl<'a> DeleteRoguePolicy<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteRoguePolicyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_ROGUE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5142,12 +7414,28 @@ static QUERY_ROGUE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_rogue_policies`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryRoguePoliciesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_rogue_policies` (Query rogue policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5161,9 +7449,9 @@ impl<'a> QueryRoguePolicies<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryRoguePoliciesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -5191,12 +7479,28 @@ static CREATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_snmp_agent_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateSnmpAgentProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_snmp_agent_profile` (Create SNMP agent profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5210,14 +7514,26 @@ impl<'a> CreateSnmpAgentProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateSnmpAgentProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5228,11 +7544,27 @@ static GET_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtim
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_snmp_agent_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetSnmpAgentProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_snmp_agent_profile` (Get SNMP agent profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5244,6 +7576,11 @@ impl<'a> GetSnmpAgentProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetSnmpAgentProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5258,12 +7595,28 @@ static UPDATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_snmp_agent_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateSnmpAgentProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_snmp_agent_profile` (Update SNMP agent profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5277,14 +7630,26 @@ impl<'a> UpdateSnmpAgentProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateSnmpAgentProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5295,11 +7660,27 @@ static DELETE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_snmp_agent_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteSnmpAgentProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_snmp_agent_profile` (Delete SNMP agent profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5313,9 +7694,26 @@ impl<'a> DeleteSnmpAgentProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteSnmpAgentProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_SNMP_AGENT_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5325,12 +7723,28 @@ static QUERY_SNMP_AGENT_PROFILES: ruckus_one_runtime::Operation = ruckus_one_run
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_snmp_agent_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QuerySnmpAgentProfilesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_snmp_agent_profiles` (Query SNMP agent profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5344,9 +7758,9 @@ impl<'a> QuerySnmpAgentProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QuerySnmpAgentProfilesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -5374,12 +7788,28 @@ static CREATE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_soft_gre_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateSoftGreProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_soft_gre_profile` (Create SoftGRE profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5393,14 +7823,26 @@ impl<'a> CreateSoftGreProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateSoftGreProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5411,11 +7853,27 @@ static GET_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime:
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_soft_gre_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetSoftGreProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_soft_gre_profile` (Get SoftGRE profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5427,6 +7885,11 @@ impl<'a> GetSoftGreProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetSoftGreProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5441,12 +7904,28 @@ static UPDATE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_soft_gre_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateSoftGreProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_soft_gre_profile` (Update SoftGRE profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5460,14 +7939,26 @@ impl<'a> UpdateSoftGreProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateSoftGreProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5478,11 +7969,27 @@ static DELETE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_soft_gre_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteSoftGreProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_soft_gre_profile` (Delete SoftGRE profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5496,9 +8003,26 @@ impl<'a> DeleteSoftGreProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteSoftGreProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_SOFT_GRE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5508,12 +8032,28 @@ static QUERY_SOFT_GRE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_soft_gre_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QuerySoftGreProfilesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_soft_gre_profiles` (Query SoftGRE profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5527,9 +8067,9 @@ impl<'a> QuerySoftGreProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QuerySoftGreProfilesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -5557,12 +8097,28 @@ static CREATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_tunnel_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateTunnelServiceProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_tunnel_service_profile` (Create tunnel service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5576,9 +8132,26 @@ impl<'a> CreateTunnelServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateTunnelServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5589,11 +8162,27 @@ static GET_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_ru
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_tunnel_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetTunnelServiceProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_tunnel_service_profile` (Get tunnel service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5605,6 +8194,11 @@ impl<'a> GetTunnelServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetTunnelServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5619,12 +8213,28 @@ static UPDATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_tunnel_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateTunnelServiceProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_tunnel_service_profile` (Update tunnel service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5638,9 +8248,26 @@ impl<'a> UpdateTunnelServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateTunnelServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static PATCH_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5650,12 +8277,28 @@ static PATCH_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `patch_tunnel_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchTunnelServiceProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::patch_tunnel_service_profile` (Patch tunnel service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5669,9 +8312,26 @@ impl<'a> PatchTunnelServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchTunnelServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5682,11 +8342,27 @@ static DELETE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_tunnel_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteTunnelServiceProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_tunnel_service_profile` (Delete tunnel service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5700,9 +8376,26 @@ impl<'a> DeleteTunnelServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteTunnelServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_TUNNEL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5712,12 +8405,28 @@ static QUERY_TUNNEL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_tunnel_service_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryTunnelServiceProfilesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_tunnel_service_profiles` (Query tunnel service profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5731,9 +8440,9 @@ impl<'a> QueryTunnelServiceProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryTunnelServiceProfilesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -5761,12 +8470,34 @@ static CREATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_syslog_server_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateSyslogServerProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_syslog_server_profile` (Create syslog server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5780,14 +8511,26 @@ impl<'a> CreateSyslogServerProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateSyslogServerProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5798,11 +8541,33 @@ static GET_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_syslog_server_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetSyslogServerProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_syslog_server_profile` (Get syslog server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5814,6 +8579,11 @@ impl<'a> GetSyslogServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetSyslogServerProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5828,12 +8598,34 @@ static UPDATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_syslog_server_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateSyslogServerProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_syslog_server_profile` (Update syslog server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5847,14 +8639,26 @@ impl<'a> UpdateSyslogServerProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateSyslogServerProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5865,11 +8669,33 @@ static DELETE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_syslog_server_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteSyslogServerProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_syslog_server_profile` (Delete syslog server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5883,9 +8709,26 @@ impl<'a> DeleteSyslogServerProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteSyslogServerProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_SYSLOG_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5895,12 +8738,28 @@ static QUERY_SYSLOG_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_syslog_server_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QuerySyslogServerProfilesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_syslog_server_profiles` (Query syslog server profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5914,9 +8773,9 @@ impl<'a> QuerySyslogServerProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QuerySyslogServerProfilesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -5944,12 +8803,34 @@ static CREATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_radius_server_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateRadiusServerProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_radius_server_profile` (Create RADIUS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5963,14 +8844,26 @@ impl<'a> CreateRadiusServerProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateRadiusServerProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5981,11 +8874,33 @@ static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_radius_server_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetRadiusServerProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_radius_server_profile` (Get RADIUS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5997,6 +8912,11 @@ impl<'a> GetRadiusServerProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetRadiusServerProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6011,12 +8931,34 @@ static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_radius_server_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateRadiusServerProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_radius_server_profile` (Update RADIUS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6030,14 +8972,26 @@ impl<'a> UpdateRadiusServerProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateRadiusServerProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6048,11 +9002,33 @@ static DELETE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_radius_server_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteRadiusServerProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_radius_server_profile` (Delete RADIUS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6066,9 +9042,26 @@ impl<'a> DeleteRadiusServerProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteRadiusServerProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_RADIUS_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6078,12 +9071,28 @@ static QUERY_RADIUS_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_radius_server_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryRadiusServerProfilesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_radius_server_profiles` (Query RADIUS server profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6097,9 +9106,9 @@ impl<'a> QueryRadiusServerProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryRadiusServerProfilesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -6127,12 +9136,34 @@ static CREATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_dhcp_config_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateDhcpConfigServiceProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_dhcp_config_service_profile` (Create DHCP configuration service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6146,14 +9177,26 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateDhcpConfigServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6164,11 +9207,33 @@ static GET_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_o
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_dhcp_config_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetDhcpConfigServiceProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_dhcp_config_service_profile` (Get DHCP configuration service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6180,6 +9245,11 @@ impl<'a> GetDhcpConfigServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetDhcpConfigServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6194,12 +9264,34 @@ static UPDATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_dhcp_config_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateDhcpConfigServiceProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_dhcp_config_service_profile` (Update DHCP configuration service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6213,14 +9305,26 @@ impl<'a> UpdateDhcpConfigServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateDhcpConfigServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6231,11 +9335,33 @@ static DELETE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_dhcp_config_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteDhcpConfigServiceProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_dhcp_config_service_profile` (Delete DHCP configuration service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6249,9 +9375,26 @@ impl<'a> DeleteDhcpConfigServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteDhcpConfigServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_DHCP_CONFIG_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6261,12 +9404,28 @@ static QUERY_DHCP_CONFIG_SERVICE_PROFILES: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_dhcp_config_service_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryDhcpConfigServiceProfilesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_dhcp_config_service_profiles` (Query DHCP configuration service profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6280,9 +9439,9 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryDhcpConfigServiceProfilesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -6310,12 +9469,34 @@ static CREATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_wifi_calling_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateWifiCallingServiceProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_wifi_calling_service_profile` (Create Wi-Fi calling service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6329,14 +9510,26 @@ impl<'a> CreateWifiCallingServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateWifiCallingServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6347,11 +9540,33 @@ static GET_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_wifi_calling_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetWifiCallingServiceProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_wifi_calling_service_profile` (Get Wi-Fi calling service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6363,6 +9578,11 @@ impl<'a> GetWifiCallingServiceProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetWifiCallingServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6377,12 +9597,34 @@ static UPDATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_wifi_calling_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateWifiCallingServiceProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_wifi_calling_service_profile` (Update Wi-Fi calling service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6396,14 +9638,26 @@ impl<'a> UpdateWifiCallingServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateWifiCallingServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6414,11 +9668,33 @@ static DELETE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_wifi_calling_service_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteWifiCallingServiceProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_wifi_calling_service_profile` (Delete Wi-Fi calling service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6432,9 +9708,26 @@ impl<'a> DeleteWifiCallingServiceProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteWifiCallingServiceProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_WIFI_CALLING_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6444,12 +9737,28 @@ static QUERY_WIFI_CALLING_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruck
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_wifi_calling_service_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryWifiCallingServiceProfilesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_wifi_calling_service_profiles` (Query Wi-Fi calling service profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6463,9 +9772,9 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryWifiCallingServiceProfilesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -6493,12 +9802,28 @@ static CREATE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_vlan_pool_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVlanPoolProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_vlan_pool_profile` (Create VLAN pool profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6512,14 +9837,26 @@ impl<'a> CreateVlanPoolProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVlanPoolProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6530,11 +9867,27 @@ static GET_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_vlan_pool_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVlanPoolProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_vlan_pool_profile` (Get VLAN pool profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6546,6 +9899,11 @@ impl<'a> GetVlanPoolProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVlanPoolProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6560,12 +9918,28 @@ static UPDATE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_vlan_pool_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVlanPoolProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_vlan_pool_profile` (Update VLAN pool profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6579,14 +9953,26 @@ impl<'a> UpdateVlanPoolProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVlanPoolProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6597,11 +9983,27 @@ static DELETE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_vlan_pool_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVlanPoolProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_vlan_pool_profile` (Delete VLAN pool profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6615,9 +10017,26 @@ impl<'a> DeleteVlanPoolProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVlanPoolProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_VLAN_POOL_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6627,12 +10046,28 @@ static QUERY_VLAN_POOL_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_vlan_pool_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVlanPoolProfilesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_vlan_pool_profiles` (Query VLAN pool profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6646,9 +10081,9 @@ impl<'a> QueryVlanPoolProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVlanPoolProfilesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -6676,12 +10111,28 @@ static CREATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_ethernet_port_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateEthernetPortProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_ethernet_port_profile` (Create Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6695,14 +10146,26 @@ impl<'a> CreateEthernetPortProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateEthernetPortProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6713,11 +10176,27 @@ static GET_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_ethernet_port_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetEthernetPortProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_ethernet_port_profile` (Get Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6729,6 +10208,11 @@ impl<'a> GetEthernetPortProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetEthernetPortProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6743,12 +10227,28 @@ static UPDATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_ethernet_port_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateEthernetPortProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_ethernet_port_profile` (Update Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6762,14 +10262,26 @@ impl<'a> UpdateEthernetPortProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateEthernetPortProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6780,11 +10292,27 @@ static DELETE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_ethernet_port_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteEthernetPortProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_ethernet_port_profile` (Delete Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6798,9 +10326,26 @@ impl<'a> DeleteEthernetPortProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteEthernetPortProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_ETHERNET_PORT_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6810,12 +10355,28 @@ static QUERY_ETHERNET_PORT_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_ethernet_port_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryEthernetPortProfilesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_ethernet_port_profiles` (Query Ethernet port profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6829,9 +10390,9 @@ impl<'a> QueryEthernetPortProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryEthernetPortProfilesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -6859,12 +10420,28 @@ static ADD_RADIUS_SERVER_PROFILE_TO_ETHERNET_PORT_PROFILE: ruckus_one_runtime::O
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_radius_server_profile_to_ethernet_port_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddRadiusServerProfileToEthernetPortProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_radius_server_profile_to_ethernet_port_profile` (Add RADIUS server profile to Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6878,14 +10455,29 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: AddRadiusServerProfileToEthernetPortProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static REMOVE_RADIUS_SERVER_PROFILE_FROM_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6896,11 +10488,27 @@ static REMOVE_RADIUS_SERVER_PROFILE_FROM_ETHERNET_PORT_PROFILE: ruckus_one_runti
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `remove_radius_server_profile_from_ethernet_port_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemoveRadiusServerProfileFromEthernetPortProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::remove_radius_server_profile_from_ethernet_port_profile` (Remove RADIUS server profile from Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6914,8 +10522,28 @@ impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: RemoveRadiusServerProfileFromEthernetPortProfileVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }

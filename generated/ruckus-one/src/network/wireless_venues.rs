@@ -195,7 +195,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApBssColoringSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApBssColoringSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -219,21 +220,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apBssColoringSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApBssColoringSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApBssColoringSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApBssColoringSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApBssColoringSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_BSS_COLORING_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApBssColoringSettings {
             req,
         }
@@ -246,7 +252,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApCellularSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApCellularSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -268,21 +275,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apCellularSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApCellularSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApCellularSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApCellularSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_cellular_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApCellularSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_CELLULAR_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApCellularSettings {
             req,
         }
@@ -295,7 +307,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApClientAdmissionControlSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApClientAdmissionControlSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -319,21 +332,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apClientAdmissionControlSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApClientAdmissionControlSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApClientAdmissionControlSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApClientAdmissionControlSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApClientAdmissionControlSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApClientAdmissionControlSettings {
             req,
         }
@@ -346,7 +364,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApDirectedMulticastSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApDirectedMulticastSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -370,21 +389,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apDirectedMulticastSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApDirectedMulticastSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApDirectedMulticastSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApDirectedMulticastSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApDirectedMulticastSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_DIRECTED_MULTICAST_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApDirectedMulticastSettings {
             req,
         }
@@ -397,7 +421,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApDosProtectionSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApDosProtectionSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -421,21 +446,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apDosProtectionSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApDosProtectionSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApDosProtectionSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApDosProtectionSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_dos_protection_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApDosProtectionSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_DOS_PROTECTION_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApDosProtectionSettings {
             req,
         }
@@ -452,6 +482,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_venue_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -476,6 +509,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_venue_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -499,6 +535,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_venue_ap_ip_mode_settings(
         &self,
         venue_id: &str,
@@ -523,6 +562,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_venue_ap_ip_mode_settings(
         &self,
         venue_id: &str,
@@ -542,7 +584,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApLoadBalancingSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApLoadBalancingSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -566,21 +609,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apLoadBalancingSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApLoadBalancingSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApLoadBalancingSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApLoadBalancingSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_load_balancing_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApLoadBalancingSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_LOAD_BALANCING_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApLoadBalancingSettings {
             req,
         }
@@ -593,7 +641,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApManagementTrafficVlanSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApManagementVlanSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -617,21 +666,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apManagementTrafficVlanSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApManagementVlanSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApManagementTrafficVlanSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApManagementVlanSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApManagementTrafficVlanSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApManagementTrafficVlanSettings {
             req,
         }
@@ -644,7 +698,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueApMeshSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApMeshSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -666,21 +721,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apMeshSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApMeshSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueApMeshSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApMeshSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_mesh_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApMeshSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MESH_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApMeshSettings { req }
     }
     /// Get venue AP per-model antenna type settings.
@@ -691,7 +751,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelAntennaTypeSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueAntennaType).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -715,21 +776,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apModelAntennaTypeSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueAntennaType).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelAntennaTypeSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueAntennaType).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApModelAntennaTypeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApModelAntennaTypeSettings {
             req,
         }
@@ -742,7 +808,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelBandModeSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueBandMode).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -766,21 +833,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apModelBandModeSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueBandMode).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelBandModeSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueBandMode).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApModelBandModeSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MODEL_BAND_MODE_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApModelBandModeSettings {
             req,
         }
@@ -793,7 +865,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelExternalAntennaSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelExternalAntennaSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -817,21 +890,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apModelExternalAntennaSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelExternalAntennaSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelExternalAntennaSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelExternalAntennaSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApModelExternalAntennaSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApModelExternalAntennaSettings {
             req,
         }
@@ -848,6 +926,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_venue_ap_model_lan_port_settings(
         &self,
         venue_id: &str,
@@ -874,6 +955,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_venue_ap_model_lan_port_settings(
         &self,
         venue_id: &str,
@@ -895,7 +979,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelLedSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLedSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -917,21 +1002,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apModelLedSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLedSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelLedSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLedSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_model_led_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApModelLedSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MODEL_LED_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApModelLedSettings {
             req,
         }
@@ -944,7 +1034,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelUsbPortSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelUsbPortSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -968,21 +1059,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apModelUsbPortSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelUsbPortSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelUsbPortSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelUsbPortSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_model_usb_port_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApModelUsbPortSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MODEL_USB_PORT_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApModelUsbPortSettings {
             req,
         }
@@ -995,7 +1091,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApMulticastDnsFencingSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApMulticastDnsFencingSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1019,21 +1116,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apMulticastDnsFencingSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApMulticastDnsFencingSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApMulticastDnsFencingSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApMulticastDnsFencingSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApMulticastDnsFencingSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApMulticastDnsFencingSettings {
             req,
         }
@@ -1046,7 +1148,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueApRadioSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApRadioSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1071,9 +1174,12 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apRadioSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApRadioSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueApRadioSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApRadioSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1083,12 +1189,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn update_venue_ap_radio_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApRadioSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_RADIO_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApRadioSettings { req }
     }
     /// Get venue AP RADIUS options.
@@ -1099,7 +1207,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApRadiusOptions::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApRadiusOptions).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1121,21 +1230,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apRadiusOptions` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApRadiusOptions).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApRadiusOptions::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApRadiusOptions).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_radius_options(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApRadiusOptions<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_RADIUS_OPTIONS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApRadiusOptions { req }
     }
     /// Get venue AP reboot timeout settings.
@@ -1146,7 +1260,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApRebootTimeoutSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApRebootTimeoutSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1170,21 +1285,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apRebootTimeoutSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueRebootTimeoutSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApRebootTimeoutSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueRebootTimeoutSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApRebootTimeoutSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_REBOOT_TIMEOUT_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApRebootTimeoutSettings {
             req,
         }
@@ -1197,7 +1317,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApSmartMonitorSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApSmartMonitorSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1221,21 +1342,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apSmartMonitorSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueSmartMonitorSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApSmartMonitorSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueSmartMonitorSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApSmartMonitorSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_SMART_MONITOR_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApSmartMonitorSettings {
             req,
         }
@@ -1248,7 +1374,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApTlsKeyEnhancedSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApTlsKeyEnhancedModeSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1272,21 +1399,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /venues/{venueId}/apTlsKeyEnhancedSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApTlsKeyEnhancedModeSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApTlsKeyEnhancedSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApTlsKeyEnhancedModeSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_ap_tls_key_enhanced_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApTlsKeyEnhancedSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueApTlsKeyEnhancedSettings {
             req,
         }
@@ -1299,7 +1431,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelCapabilities::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueAPModelCapabilities).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1326,7 +1459,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelLanPortSpecificSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLanPortSpecificSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names this per-AP-model path without methods; GET and PUT taken from the surrounding venue settings (GET, PUT)).
@@ -1352,9 +1486,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLanPortSpecificSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelLanPortSpecificSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLanPortSpecificSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names this per-AP-model path without methods; GET and PUT taken from the surrounding venue settings (GET, PUT)).
@@ -1362,12 +1499,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         ap_model: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApModelLanPortSpecificSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS,
             &[venue_id, ap_model],
         );
+        req.json(body);
         UpdateVenueApModelLanPortSpecificSettings {
             req,
         }
@@ -1382,7 +1521,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `apModel`: AP model name.
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelPortSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLanPortOverwriteSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names this per-AP-model path without methods; GET and PUT taken from the surrounding venue settings (GET, PUT)).
@@ -1408,9 +1548,12 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
     /// - Path parameter `portId`: Identifier of the LAN port.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLanPortOverwriteSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelPortSettings::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLanPortOverwriteSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names this per-AP-model path without methods; GET and PUT taken from the surrounding venue settings (GET, PUT)).
@@ -1419,12 +1562,14 @@ impl<'a> super::NetworkClient<'a> {
         venue_id: &str,
         ap_model: &str,
         port_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApModelPortSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_MODEL_PORT_SETTINGS,
             &[venue_id, ap_model, port_id],
         );
+        req.json(body);
         UpdateVenueApModelPortSettings {
             req,
         }
@@ -1439,9 +1584,10 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `apModel`: AP model name.
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddEthernetPortProfileToVenueApModelLanPort::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateEthernetPortProfileToVenueApModelLanPort).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1471,8 +1617,10 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `apModel`: AP model name.
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveEthernetPortProfileFromVenueApModelLanPort::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateEthernetPortProfileToVenueApModelLanPort).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1501,7 +1649,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApGroup::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApGroup).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1525,9 +1674,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApGroup).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApGroup::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApGroup).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1535,12 +1687,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         ap_group_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueApGroup<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_AP_GROUP,
             &[venue_id, ap_group_id],
         );
+        req.json(body);
         UpdateVenueApGroup { req }
     }
     /// Delete AP group.
@@ -1551,8 +1705,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueApGroup::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteVenueApGroup).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1576,9 +1732,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addApWithApGroup).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueApGroupAp::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addApWithApGroup).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1586,12 +1745,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         ap_group_id: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueApGroupAp<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_AP_GROUP_AP,
             &[venue_id, ap_group_id],
         );
+        req.json(body);
         CreateVenueApGroupAp { req }
     }
     /// Move AP into AP group.
@@ -1603,9 +1764,10 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddApToVenueApGroup::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateApOnApGroup).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1628,9 +1790,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /venues/apGroups/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml queryApGroups).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueApGroups::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml queryApGroups).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -1638,12 +1802,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - The document lists this operation twice (AP groups and media); it is one operation.
-    pub fn query_venue_ap_groups(&self) -> QueryVenueApGroups<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_venue_ap_groups(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryVenueApGroups<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_VENUE_AP_GROUPS,
             &[],
         );
+        req.json(body);
         QueryVenueApGroups { req }
     }
     /// Get AP group per-model antenna type settings.
@@ -1659,6 +1827,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_venue_ap_group_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -1687,6 +1858,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_venue_ap_group_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -1714,6 +1888,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_venue_ap_group_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -1742,6 +1919,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_venue_ap_group_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -1769,6 +1949,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_venue_ap_group_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -1797,6 +1980,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_venue_ap_group_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -1827,6 +2013,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_venue_ap_group_radio_settings(
         &self,
         venue_id: &str,
@@ -1858,6 +2045,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_venue_ap_group_radio_settings(
         &self,
         venue_id: &str,
@@ -1888,6 +2076,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Each AP model entry carries the fields described by ApModelCapability; the envelope of the answer is not shown.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_venue_ap_group_ap_model_capabilities(
         &self,
         venue_id: &str,
@@ -1915,6 +2104,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_venue_ap_group_wifi_available_channels(
         &self,
         venue_id: &str,
@@ -1937,7 +2129,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueTemplateSwitchSettings::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateSetting_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths; minimal set mirroring the venue-level switch operations (DELETE /venues/{venueId}/switchSettings); read and update of the settings).
@@ -1961,21 +2154,25 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /templates/venues/{venueId}/switchSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateSetting_1_1).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateSwitchSettings::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateSetting_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths; minimal set mirroring the venue-level switch operations (DELETE /venues/{venueId}/switchSettings); read and update of the settings).
     pub fn update_venue_template_switch_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueTemplateSwitchSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueTemplateSwitchSettings {
             req,
         }
@@ -1988,7 +2185,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueTemplateAaaSettings::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaSettings_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths; minimal set mirroring the venue-level switch operations (PUT /venues/{venueId}/aaaSettings); GET added to read them back).
@@ -2010,21 +2208,25 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /templates/venues/{venueId}/aaaSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaSetting).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateAaaSettings::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaSetting).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths; minimal set mirroring the venue-level switch operations (PUT /venues/{venueId}/aaaSettings); GET added to read them back).
     pub fn update_venue_template_aaa_settings(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueTemplateAaaSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AAA_SETTINGS,
             &[venue_id],
         );
+        req.json(body);
         UpdateVenueTemplateAaaSettings {
             req,
         }
@@ -2036,21 +2238,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /templates/venues/{venueId}/aaaServers` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddVenueTemplateAaaServer_1_1).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateVenueTemplateAaaServer::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddVenueTemplateAaaServer_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths; minimal set mirroring the venue-level switch operations (POST /venues/{venueId}/aaaServers, POST .../aaaServers/query, GET, PUT, DELETE .../aaaServers/{aaaServerId})).
     pub fn create_venue_template_aaa_server(
         &self,
         venue_id: &str,
+        body: &serde_json::Value,
     ) -> CreateVenueTemplateAaaServer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_TEMPLATE_AAA_SERVER,
             &[venue_id],
         );
+        req.json(body);
         CreateVenueTemplateAaaServer {
             req,
         }
@@ -2062,9 +2269,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /templates/venues/{venueId}/aaaServers/query` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml QueryVenueTemplateAaaServers).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueTemplateAaaServers::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml QueryVenueTemplateAaaServers).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2072,12 +2281,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn query_venue_template_aaa_servers(
         &self,
         venue_id: &str,
+        body: &super::common::QueryRequest,
     ) -> QueryVenueTemplateAaaServers<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_VENUE_TEMPLATE_AAA_SERVERS,
             &[venue_id],
         );
+        req.json(body);
         QueryVenueTemplateAaaServers {
             req,
         }
@@ -2091,7 +2302,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateAaaServer::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaServer).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths; minimal set mirroring the venue-level switch operations (POST /venues/{venueId}/aaaServers, POST .../aaaServers/query, GET, PUT, DELETE .../aaaServers/{aaaServerId}); placeholder aaaServerId taken from the venue-level path).
@@ -2115,9 +2327,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaServer_1_1).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateAaaServer::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaServer_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths; minimal set mirroring the venue-level switch operations (POST /venues/{venueId}/aaaServers, POST .../aaaServers/query, GET, PUT, DELETE .../aaaServers/{aaaServerId}); placeholder aaaServerId taken from the venue-level path).
@@ -2125,12 +2339,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         aaa_server_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueTemplateAaaServer<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AAA_SERVER,
             &[venue_id, aaa_server_id],
         );
+        req.json(body);
         UpdateVenueTemplateAaaServer {
             req,
         }
@@ -2144,7 +2360,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueTemplateAaaServer::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteVenueTemplateAaaServer).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths; minimal set mirroring the venue-level switch operations (POST /venues/{venueId}/aaaServers, POST .../aaaServers/query, GET, PUT, DELETE .../aaaServers/{aaaServerId}); placeholder aaaServerId taken from the venue-level path).
@@ -2170,9 +2387,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddSwitchProfileToVenueTemplate::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AssociateProfileTemplate).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the /templates/venues/{venueId}/switchProfiles family without methods or sub-paths; minimal set mirroring the venue-level switch operations (PUT, DELETE /venues/{venueId}/switchProfiles/{switchProfileId}); placeholder switchProfileId taken from the venue-level path).
@@ -2198,8 +2416,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSwitchProfileFromVenueTemplate::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DisassociateProfileTemplate).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the /templates/venues/{venueId}/switchProfiles family without methods or sub-paths; minimal set mirroring the venue-level switch operations (PUT, DELETE /venues/{venueId}/switchProfiles/{switchProfileId}); placeholder switchProfileId taken from the venue-level path).
@@ -2228,6 +2448,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the /templates/switchProfiles family without methods or sub-paths; minimal set mirroring the venue-level switch operations (GET, POST, DELETE /switchProfiles)).
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_template_switch_profiles(&self) -> ListTemplateSwitchProfiles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2242,18 +2465,26 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /templates/switchProfiles` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddProfileTemplate_1_1).
+    /// - Response 200: `application/json` `AsyncResult`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateTemplateSwitchProfile::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddProfileTemplate_1_1).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: inferred (the document names the /templates/switchProfiles family without methods or sub-paths; minimal set mirroring the venue-level switch operations (GET, POST, DELETE /switchProfiles)).
-    pub fn create_template_switch_profile(&self) -> CreateTemplateSwitchProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_template_switch_profile(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateTemplateSwitchProfile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_TEMPLATE_SWITCH_PROFILE,
             &[],
         );
+        req.json(body);
         CreateTemplateSwitchProfile { req }
     }
     /// Delete switch profile templates.
@@ -2271,6 +2502,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Which profiles are deleted is not shown; the body, if any, is not shown.
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_template_switch_profiles(&self) -> DeleteTemplateSwitchProfiles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2288,9 +2520,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /templates/{templateId}/dependencies/query` on the Network management API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (config_template_service_api-1.0.0.yaml queryDependency).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplateDependencies::version`)
+    /// - Media types: Provenance: reference (config_template_service_api-1.0.0.yaml queryDependency).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2298,12 +2532,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn query_template_dependencies(
         &self,
         template_id: &str,
+        body: &super::common::QueryRequest,
     ) -> QueryTemplateDependencies<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_TEMPLATE_DEPENDENCIES,
             &[template_id],
         );
+        req.json(body);
         QueryTemplateDependencies { req }
     }
     /// Query template instances.
@@ -2313,9 +2549,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /templates/{templateId}/instances/query` on the Network management API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplateInstances::version`)
+    /// - Media types: Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2323,12 +2561,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn query_template_instances(
         &self,
         template_id: &str,
+        body: &super::common::QueryRequest,
     ) -> QueryTemplateInstances<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_TEMPLATE_INSTANCES,
             &[template_id],
         );
+        req.json(body);
         QueryTemplateInstances { req }
     }
     /// Update template enforcement settings.
@@ -2338,21 +2578,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /templates/{templateId}/enforcementSettings` on the Network management API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (config_template_service_api-1.0.0.yaml enforcementSettings).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplateEnforcementSettings::version`)
+    /// - Media types: Provenance: reference (config_template_service_api-1.0.0.yaml enforcementSettings).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_template_enforcement_settings(
         &self,
         template_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateTemplateEnforcementSettings<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_TEMPLATE_ENFORCEMENT_SETTINGS,
             &[template_id],
         );
+        req.json(body);
         UpdateTemplateEnforcementSettings {
             req,
         }
@@ -2365,9 +2610,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (config_template_service_api-1.0.0.yaml applyTemplateV1).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ApplyTemplateToTenant::version`)
+    /// - Media types: Provenance: reference (config_template_service_api-1.0.0.yaml applyTemplateV1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2375,12 +2622,14 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         template_id: &str,
         tenant_id: &str,
+        body: &serde_json::Value,
     ) -> ApplyTemplateToTenant<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &APPLY_TEMPLATE_TO_TENANT,
             &[template_id, tenant_id],
         );
+        req.json(body);
         ApplyTemplateToTenant { req }
     }
     /// Get template difference report.
@@ -2392,7 +2641,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetTemplateTenantDiffReports::version`)
+    /// - Media types: Provenance: reference (config_template_service_api-1.0.0.yaml getDiffReport).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2418,9 +2668,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchTemplateTenantDiffReports::version`)
+    /// - Media types: Provenance: reference (config_template_service_api-1.0.0.yaml sync).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2444,18 +2695,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /templates/venues` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (venue_service_api-0.2.8.yaml createVenueTemplate).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueTemplate::version`)
+    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml createVenueTemplate).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_venue_template(&self) -> CreateVenueTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_venue_template(
+        &self,
+        body: &serde_json::Value,
+    ) -> CreateVenueTemplate<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_TEMPLATE,
             &[],
         );
+        req.json(body);
         CreateVenueTemplate { req }
     }
     /// Get venue template.
@@ -2466,7 +2724,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplate::version`)
+    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml getVenueTemplate).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2485,21 +2744,26 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /templates/venues/{venueTemplateId}` on the Network management API.
     ///
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (venue_service_api-0.2.8.yaml updateVenueTemplate).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplate::version`)
+    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml updateVenueTemplate).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_venue_template(
         &self,
         venue_template_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateVenueTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE,
             &[venue_template_id],
         );
+        req.json(body);
         UpdateVenueTemplate { req }
     }
     /// Delete venue template.
@@ -2509,8 +2773,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /templates/venues/{venueTemplateId}` on the Network management API.
     ///
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueTemplate::version`)
+    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml deleteVenueTemplate).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2532,21 +2798,28 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /venues/{venueId}/signurls/uploadurls` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (venue_service_api-0.2.8.yaml GetFloorPlanImageUploadUrl).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueUploadUrl::version`)
+    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml GetFloorPlanImageUploadUrl).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
-    pub fn create_venue_upload_url(&self, venue_id: &str) -> CreateVenueUploadUrl<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_venue_upload_url(
+        &self,
+        venue_id: &str,
+        body: &serde_json::Value,
+    ) -> CreateVenueUploadUrl<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_UPLOAD_URL,
             &[venue_id],
         );
+        req.json(body);
         CreateVenueUploadUrl { req }
     }
     /// Get venue file URL.
@@ -2558,7 +2831,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `fileId`: Identifier of the uploaded file.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueFileUrl::version`)
+    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml GetFloorPlanImageDownloadUrl).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2585,8 +2859,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    ///   Provenance: reference (venue_service_api-0.2.8.yaml QueryVenueFloorPlans).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueFloorplans::version`)
+    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml QueryVenueFloorPlans).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -2608,19 +2884,25 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /qosStatistics/query` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml viewQosStatistics).
     /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryQosStatistics::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml viewQosStatistics).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn query_qos_statistics(&self) -> QueryQosStatistics<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn query_qos_statistics(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryQosStatistics<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_QOS_STATISTICS,
             &[],
         );
+        req.json(body);
         QueryQosStatistics { req }
     }
     /// List venue AP models.
@@ -2635,6 +2917,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_venue_ap_models(&self, venue_id: &str) -> ListVenueApModels<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2651,7 +2936,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueApsModels::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getVenueAPModels).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2671,7 +2957,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueMeshTopologies::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getMeshTopology).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2695,7 +2982,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `meshOnly` (`boolean`, builder method `mesh_only`)
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueTopologies::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getTopology).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2716,11 +3004,27 @@ static GET_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = rucku
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_bss_coloring_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApBssColoringSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_bss_coloring_settings` (Get venue AP BSS coloring settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2732,6 +3036,11 @@ impl<'a> GetVenueApBssColoringSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApBssColoringSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2746,12 +3055,28 @@ static UPDATE_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ru
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_bss_coloring_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApBssColoringSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_bss_coloring_settings` (Update venue AP BSS coloring settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2765,14 +3090,26 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueApBssColoringSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2783,11 +3120,27 @@ static GET_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_cellular_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApCellularSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_cellular_settings` (Get venue AP cellular settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2799,6 +3152,11 @@ impl<'a> GetVenueApCellularSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApCellularSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2813,12 +3171,28 @@ static UPDATE_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_cellular_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApCellularSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_cellular_settings` (Update venue AP cellular settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2832,14 +3206,26 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueApCellularSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2850,11 +3236,27 @@ static GET_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Opera
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_client_admission_control_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApClientAdmissionControlSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_client_admission_control_settings` (Get venue AP client admission control settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2866,6 +3268,14 @@ impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: GetVenueApClientAdmissionControlSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2880,12 +3290,28 @@ static UPDATE_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Op
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_client_admission_control_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApClientAdmissionControlSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_client_admission_control_settings` (Update venue AP client admission control settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2899,14 +3325,29 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateVenueApClientAdmissionControlSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2917,11 +3358,27 @@ static GET_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation =
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_directed_multicast_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApDirectedMulticastSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_directed_multicast_settings` (Get venue AP directed multicast settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2933,6 +3390,14 @@ impl<'a> GetVenueApDirectedMulticastSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: GetVenueApDirectedMulticastSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -2947,12 +3412,28 @@ static UPDATE_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operatio
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_directed_multicast_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApDirectedMulticastSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_directed_multicast_settings` (Update venue AP directed multicast settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2966,14 +3447,29 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateVenueApDirectedMulticastSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2984,11 +3480,27 @@ static GET_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = ruc
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_dos_protection_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApDosProtectionSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_dos_protection_settings` (Get venue AP DoS protection settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3000,6 +3512,11 @@ impl<'a> GetVenueApDosProtectionSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApDosProtectionSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3014,12 +3531,28 @@ static UPDATE_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = 
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_dos_protection_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApDosProtectionSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_dos_protection_settings` (Update venue AP DoS protection settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3033,14 +3566,29 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateVenueApDosProtectionSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3185,11 +3733,27 @@ static GET_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = ruc
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_load_balancing_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApLoadBalancingSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_load_balancing_settings` (Get venue AP load balancing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3201,6 +3765,11 @@ impl<'a> GetVenueApLoadBalancingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApLoadBalancingSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3215,12 +3784,28 @@ static UPDATE_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = 
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_load_balancing_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApLoadBalancingSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_load_balancing_settings` (Update venue AP load balancing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3234,14 +3819,29 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateVenueApLoadBalancingSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3252,11 +3852,27 @@ static GET_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operat
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_management_traffic_vlan_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApManagementTrafficVlanSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_management_traffic_vlan_settings` (Get venue AP management traffic VLAN settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3268,6 +3884,14 @@ impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: GetVenueApManagementTrafficVlanSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3282,12 +3906,28 @@ static UPDATE_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Ope
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_management_traffic_vlan_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApManagementTrafficVlanSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_management_traffic_vlan_settings` (Update venue AP management traffic VLAN settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3301,14 +3941,29 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateVenueApManagementTrafficVlanSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3319,11 +3974,33 @@ static GET_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_ru
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_mesh_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApMeshSettingsVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_mesh_settings` (Get venue AP mesh settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3335,6 +4012,11 @@ impl<'a> GetVenueApMeshSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApMeshSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3349,12 +4031,34 @@ static UPDATE_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_mesh_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApMeshSettingsVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_mesh_settings` (Update venue AP mesh settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3368,14 +4072,26 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueApMeshSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3386,11 +4102,27 @@ static GET_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation =
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_model_antenna_type_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApModelAntennaTypeSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_model_antenna_type_settings` (Get venue AP per-model antenna type settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3402,6 +4134,14 @@ impl<'a> GetVenueApModelAntennaTypeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: GetVenueApModelAntennaTypeSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3416,12 +4156,28 @@ static UPDATE_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operatio
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_model_antenna_type_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApModelAntennaTypeSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_model_antenna_type_settings` (Update venue AP per-model antenna type settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3435,14 +4191,29 @@ impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateVenueApModelAntennaTypeSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3453,11 +4224,27 @@ static GET_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ru
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_model_band_mode_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApModelBandModeSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_model_band_mode_settings` (Get venue AP per-model band mode settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3469,6 +4256,11 @@ impl<'a> GetVenueApModelBandModeSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApModelBandModeSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3483,12 +4275,28 @@ static UPDATE_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation =
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_model_band_mode_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApModelBandModeSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_model_band_mode_settings` (Update venue AP per-model band mode settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3502,14 +4310,29 @@ impl<'a> UpdateVenueApModelBandModeSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateVenueApModelBandModeSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3520,11 +4343,27 @@ static GET_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operati
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_model_external_antenna_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApModelExternalAntennaSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_model_external_antenna_settings` (Get venue AP per-model external antenna settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3536,6 +4375,14 @@ impl<'a> GetVenueApModelExternalAntennaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: GetVenueApModelExternalAntennaSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3550,12 +4397,28 @@ static UPDATE_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Oper
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_model_external_antenna_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApModelExternalAntennaSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_model_external_antenna_settings` (Update venue AP per-model external antenna settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3569,14 +4432,29 @@ impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateVenueApModelExternalAntennaSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3654,11 +4532,27 @@ static GET_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_model_led_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApModelLedSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_model_led_settings` (Get venue AP per-model LED settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3670,6 +4564,11 @@ impl<'a> GetVenueApModelLedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApModelLedSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3684,12 +4583,28 @@ static UPDATE_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_model_led_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApModelLedSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_model_led_settings` (Update venue AP per-model LED settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3703,14 +4618,26 @@ impl<'a> UpdateVenueApModelLedSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueApModelLedSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3721,11 +4648,27 @@ static GET_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruc
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_model_usb_port_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApModelUsbPortSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_model_usb_port_settings` (Get venue AP per-model USB port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3737,6 +4680,11 @@ impl<'a> GetVenueApModelUsbPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApModelUsbPortSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3751,12 +4699,28 @@ static UPDATE_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = 
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_model_usb_port_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApModelUsbPortSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_model_usb_port_settings` (Update venue AP per-model USB port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3770,14 +4734,26 @@ impl<'a> UpdateVenueApModelUsbPortSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueApModelUsbPortSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3788,11 +4764,27 @@ static GET_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Operatio
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_multicast_dns_fencing_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApMulticastDnsFencingSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_multicast_dns_fencing_settings` (Get venue AP multicast DNS fencing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3804,6 +4796,14 @@ impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: GetVenueApMulticastDnsFencingSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3818,12 +4818,28 @@ static UPDATE_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Opera
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_multicast_dns_fencing_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApMulticastDnsFencingSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_multicast_dns_fencing_settings` (Update venue AP multicast DNS fencing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3837,14 +4853,29 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateVenueApMulticastDnsFencingSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3855,11 +4886,33 @@ static GET_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_radio_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApRadioSettingsVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_radio_settings` (Get venue AP radio settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3871,6 +4924,11 @@ impl<'a> GetVenueApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApRadioSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3885,12 +4943,34 @@ static UPDATE_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_radio_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApRadioSettingsVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_radio_settings` (Update venue AP radio settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3904,14 +4984,26 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueApRadioSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3922,11 +5014,27 @@ static GET_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_r
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_radius_options`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApRadiusOptionsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_radius_options` (Get venue AP RADIUS options).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3938,6 +5046,11 @@ impl<'a> GetVenueApRadiusOptions<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApRadiusOptionsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -3952,12 +5065,28 @@ static UPDATE_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_on
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_radius_options`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApRadiusOptionsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_radius_options` (Update venue AP RADIUS options).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3971,14 +5100,26 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueApRadiusOptionsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3989,11 +5130,27 @@ static GET_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = ruc
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_reboot_timeout_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApRebootTimeoutSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_reboot_timeout_settings` (Get venue AP reboot timeout settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4005,6 +5162,11 @@ impl<'a> GetVenueApRebootTimeoutSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApRebootTimeoutSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4019,12 +5181,28 @@ static UPDATE_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = 
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_reboot_timeout_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApRebootTimeoutSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_reboot_timeout_settings` (Update venue AP reboot timeout settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4038,14 +5216,29 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateVenueApRebootTimeoutSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4056,11 +5249,27 @@ static GET_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruck
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_smart_monitor_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApSmartMonitorSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_smart_monitor_settings` (Get venue AP smart monitor settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4072,6 +5281,11 @@ impl<'a> GetVenueApSmartMonitorSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApSmartMonitorSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4086,12 +5300,28 @@ static UPDATE_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = r
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_smart_monitor_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApSmartMonitorSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_smart_monitor_settings` (Update venue AP smart monitor settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4105,14 +5335,26 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueApSmartMonitorSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4123,11 +5365,27 @@ static GET_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation = r
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_tls_key_enhanced_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApTlsKeyEnhancedSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_tls_key_enhanced_settings` (Get venue AP TLS key enhancement settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4139,6 +5397,11 @@ impl<'a> GetVenueApTlsKeyEnhancedSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApTlsKeyEnhancedSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4153,12 +5416,28 @@ static UPDATE_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation 
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_tls_key_enhanced_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApTlsKeyEnhancedSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_tls_key_enhanced_settings` (Update venue AP TLS key enhancement settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4172,14 +5451,29 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateVenueApTlsKeyEnhancedSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4190,11 +5484,27 @@ static GET_VENUE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_o
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_model_capabilities`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApModelCapabilitiesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_model_capabilities` (Get venue AP model capabilities).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4206,6 +5516,11 @@ impl<'a> GetVenueApModelCapabilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApModelCapabilitiesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4221,11 +5536,27 @@ static GET_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operat
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_model_lan_port_specific_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApModelLanPortSpecificSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_model_lan_port_specific_settings` (Get venue AP model LAN port specific settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4237,6 +5568,14 @@ impl<'a> GetVenueApModelLanPortSpecificSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: GetVenueApModelLanPortSpecificSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4251,12 +5590,28 @@ static UPDATE_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Ope
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_model_lan_port_specific_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApModelLanPortSpecificSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_model_lan_port_specific_settings` (Update venue AP model LAN port specific settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4270,14 +5625,29 @@ impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateVenueApModelLanPortSpecificSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4288,11 +5658,27 @@ static GET_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_model_port_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApModelPortSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_model_port_settings` (Get venue AP model LAN port settings (one port)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4304,6 +5690,11 @@ impl<'a> GetVenueApModelPortSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApModelPortSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4318,12 +5709,28 @@ static UPDATE_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::Operation = ruck
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_model_port_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApModelPortSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_model_port_settings` (Update venue AP model LAN port settings (one port)).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4337,14 +5744,26 @@ impl<'a> UpdateVenueApModelPortSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueApModelPortSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static ADD_ETHERNET_PORT_PROFILE_TO_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4354,12 +5773,28 @@ static ADD_ETHERNET_PORT_PROFILE_TO_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime:
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_ethernet_port_profile_to_venue_ap_model_lan_port`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddEthernetPortProfileToVenueApModelLanPortVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_ethernet_port_profile_to_venue_ap_model_lan_port` (Add Ethernet port profile to venue AP model LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4373,14 +5808,29 @@ impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: AddEthernetPortProfileToVenueApModelLanPortVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static REMOVE_ETHERNET_PORT_PROFILE_FROM_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4391,11 +5841,27 @@ static REMOVE_ETHERNET_PORT_PROFILE_FROM_VENUE_AP_MODEL_LAN_PORT: ruckus_one_run
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `remove_ethernet_port_profile_from_venue_ap_model_lan_port`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemoveEthernetPortProfileFromVenueApModelLanPortVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::remove_ethernet_port_profile_from_venue_ap_model_lan_port` (Remove Ethernet port profile from venue AP model LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4409,9 +5875,29 @@ impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: RemoveEthernetPortProfileFromVenueApModelLanPortVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4422,11 +5908,27 @@ static GET_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_ap_group`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApGroupVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_ap_group` (Get AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4438,6 +5940,11 @@ impl<'a> GetVenueApGroup<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApGroupVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4452,12 +5959,28 @@ static UPDATE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_ap_group`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueApGroupVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_ap_group` (Update AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4471,14 +5994,26 @@ impl<'a> UpdateVenueApGroup<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueApGroupVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4489,11 +6024,27 @@ static DELETE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_ap_group`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueApGroupVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_ap_group` (Delete AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4507,9 +6058,26 @@ impl<'a> DeleteVenueApGroup<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueApGroupVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_VENUE_AP_GROUP_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4519,12 +6087,28 @@ static CREATE_VENUE_AP_GROUP_AP: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_ap_group_ap`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueApGroupApVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_ap_group_ap` (Add AP to AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4538,14 +6122,26 @@ impl<'a> CreateVenueApGroupAp<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueApGroupApVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static ADD_AP_TO_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4555,12 +6151,28 @@ static ADD_AP_TO_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_ap_to_venue_ap_group`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddApToVenueApGroupVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_ap_to_venue_ap_group` (Move AP into AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4574,14 +6186,26 @@ impl<'a> AddApToVenueApGroup<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: AddApToVenueApGroupVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_VENUE_AP_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4591,12 +6215,28 @@ static QUERY_VENUE_AP_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_venue_ap_groups`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueApGroupsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_venue_ap_groups` (Query AP groups).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4610,9 +6250,9 @@ impl<'a> QueryVenueApGroups<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueApGroupsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -4971,11 +6611,33 @@ static GET_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = rucku
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_template_switch_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueTemplateSwitchSettingsVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_template_switch_settings` (Get venue template switch settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -4987,6 +6649,11 @@ impl<'a> GetVenueTemplateSwitchSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueTemplateSwitchSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5001,12 +6668,34 @@ static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ru
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_template_switch_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueTemplateSwitchSettingsVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_template_switch_settings` (Update venue template switch settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5020,9 +6709,9 @@ impl<'a> UpdateVenueTemplateSwitchSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueTemplateSwitchSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5038,11 +6727,33 @@ static GET_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_template_aaa_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueTemplateAaaSettingsVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_template_aaa_settings` (Get venue template AAA settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5054,6 +6765,11 @@ impl<'a> GetVenueTemplateAaaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueTemplateAaaSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5068,12 +6784,28 @@ static UPDATE_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_template_aaa_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueTemplateAaaSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_template_aaa_settings` (Update venue template AAA settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5087,9 +6819,9 @@ impl<'a> UpdateVenueTemplateAaaSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueTemplateAaaSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5104,12 +6836,34 @@ static CREATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_template_aaa_server`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueTemplateAaaServerVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_template_aaa_server` (Create venue template AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5123,9 +6877,9 @@ impl<'a> CreateVenueTemplateAaaServer<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueTemplateAaaServerVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5140,12 +6894,28 @@ static QUERY_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_venue_template_aaa_servers`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueTemplateAaaServersVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_venue_template_aaa_servers` (Query venue template AAA servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5159,9 +6929,9 @@ impl<'a> QueryVenueTemplateAaaServers<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueTemplateAaaServersVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -5190,11 +6960,27 @@ static GET_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_template_aaa_server`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueTemplateAaaServerVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_template_aaa_server` (Get venue template AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5206,6 +6992,11 @@ impl<'a> GetVenueTemplateAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueTemplateAaaServerVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5220,12 +7011,34 @@ static UPDATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_template_aaa_server`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueTemplateAaaServerVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_template_aaa_server` (Update venue template AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5239,9 +7052,9 @@ impl<'a> UpdateVenueTemplateAaaServer<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueTemplateAaaServerVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5257,11 +7070,27 @@ static DELETE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_template_aaa_server`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueTemplateAaaServerVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_template_aaa_server` (Delete venue template AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5273,6 +7102,11 @@ impl<'a> DeleteVenueTemplateAaaServer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueTemplateAaaServerVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5287,12 +7121,28 @@ static ADD_SWITCH_PROFILE_TO_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruc
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `add_switch_profile_to_venue_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddSwitchProfileToVenueTemplateVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::add_switch_profile_to_venue_template` (Add switch profile to venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5306,14 +7156,26 @@ impl<'a> AddSwitchProfileToVenueTemplate<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: AddSwitchProfileToVenueTemplateVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5324,11 +7186,27 @@ static REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE: ruckus_one_runtime::Operation 
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `remove_switch_profile_from_venue_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemoveSwitchProfileFromVenueTemplateVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::remove_switch_profile_from_venue_template` (Remove switch profile from venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5342,9 +7220,29 @@ impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: RemoveSwitchProfileFromVenueTemplateVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static LIST_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5385,12 +7283,34 @@ static CREATE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_on
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_template_switch_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateTemplateSwitchProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_template_switch_profile` (Create switch profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5404,14 +7324,26 @@ impl<'a> CreateTemplateSwitchProfile<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateTemplateSwitchProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5457,12 +7389,28 @@ static QUERY_TEMPLATE_DEPENDENCIES: ruckus_one_runtime::Operation = ruckus_one_r
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_template_dependencies`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryTemplateDependenciesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_template_dependencies` (Query template dependencies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5476,9 +7424,9 @@ impl<'a> QueryTemplateDependencies<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryTemplateDependenciesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -5506,12 +7454,28 @@ static QUERY_TEMPLATE_INSTANCES: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_template_instances`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryTemplateInstancesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_template_instances` (Query template instances).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5525,9 +7489,9 @@ impl<'a> QueryTemplateInstances<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryTemplateInstancesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -5555,12 +7519,28 @@ static UPDATE_TEMPLATE_ENFORCEMENT_SETTINGS: ruckus_one_runtime::Operation = ruc
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_template_enforcement_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateTemplateEnforcementSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_template_enforcement_settings` (Update template enforcement settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5574,14 +7554,26 @@ impl<'a> UpdateTemplateEnforcementSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateTemplateEnforcementSettingsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static APPLY_TEMPLATE_TO_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5591,12 +7583,28 @@ static APPLY_TEMPLATE_TO_TENANT: ruckus_one_runtime::Operation = ruckus_one_runt
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `apply_template_to_tenant`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ApplyTemplateToTenantVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::apply_template_to_tenant` (Apply template to tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5610,9 +7618,9 @@ impl<'a> ApplyTemplateToTenant<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ApplyTemplateToTenantVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5628,11 +7636,27 @@ static GET_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::Operation = ruckus_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_template_tenant_diff_reports`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetTemplateTenantDiffReportsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_template_tenant_diff_reports` (Get template difference report).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5644,6 +7668,11 @@ impl<'a> GetTemplateTenantDiffReports<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetTemplateTenantDiffReportsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5658,12 +7687,28 @@ static PATCH_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `patch_template_tenant_diff_reports`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchTemplateTenantDiffReportsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::patch_template_tenant_diff_reports` (Sync template differences).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5677,14 +7722,26 @@ impl<'a> PatchTemplateTenantDiffReports<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchTemplateTenantDiffReportsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5694,12 +7751,28 @@ static CREATE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueTemplateVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_template` (Create venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5713,14 +7786,26 @@ impl<'a> CreateVenueTemplate<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueTemplateVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static GET_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5731,11 +7816,27 @@ static GET_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueTemplateVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_template` (Get venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5747,6 +7848,11 @@ impl<'a> GetVenueTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueTemplateVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5761,12 +7867,28 @@ static UPDATE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_venue_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueTemplateVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::update_venue_template` (Update venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5780,14 +7902,26 @@ impl<'a> UpdateVenueTemplate<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueTemplateVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5798,11 +7932,27 @@ static DELETE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `delete_venue_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueTemplateVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::delete_venue_template` (Delete venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5816,9 +7966,26 @@ impl<'a> DeleteVenueTemplate<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueTemplateVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_VENUE_UPLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5828,12 +7995,28 @@ static CREATE_VENUE_UPLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runti
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `create_venue_upload_url`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueUploadUrlVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::create_venue_upload_url` (Create venue upload URL).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5847,9 +8030,9 @@ impl<'a> CreateVenueUploadUrl<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueUploadUrlVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5865,11 +8048,27 @@ static GET_VENUE_FILE_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_venue_file_url`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueFileUrlVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::get_venue_file_url` (Get venue file URL).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5881,6 +8080,11 @@ impl<'a> GetVenueFileUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueFileUrlVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -5895,12 +8099,28 @@ static QUERY_VENUE_FLOORPLANS: ruckus_one_runtime::Operation = ruckus_one_runtim
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_venue_floorplans`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueFloorplansVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_venue_floorplans` (Query venue floor plans).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5917,6 +8137,11 @@ impl<'a> QueryVenueFloorplans<'a> {
     /// Sets the request body (optional for this operation).
     pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
         self.req.json(body);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueFloorplansVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -5944,12 +8169,28 @@ static QUERY_QOS_STATISTICS: ruckus_one_runtime::Operation = ruckus_one_runtime:
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_qos_statistics`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryQosStatisticsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::query_qos_statistics` (Query QoS statistics).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -5963,9 +8204,9 @@ impl<'a> QueryQosStatistics<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryQosStatisticsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
@@ -6025,11 +8266,27 @@ static LIST_VENUE_APS_MODELS: ruckus_one_runtime::Operation = ruckus_one_runtime
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_venue_aps_models`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueApsModelsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_venue_aps_models` (List models of venue APs).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6041,6 +8298,11 @@ impl<'a> ListVenueApsModels<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListVenueApsModelsVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6056,11 +8318,27 @@ static LIST_VENUE_MESH_TOPOLOGIES: ruckus_one_runtime::Operation = ruckus_one_ru
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_venue_mesh_topologies`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueMeshTopologiesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_venue_mesh_topologies` (List venue mesh topologies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6072,6 +8350,11 @@ impl<'a> ListVenueMeshTopologies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListVenueMeshTopologiesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -6087,11 +8370,27 @@ static LIST_VENUE_TOPOLOGIES: ruckus_one_runtime::Operation = ruckus_one_runtime
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_venue_topologies`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListVenueTopologiesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `NetworkClient::list_venue_topologies` (List venue topologies).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -6110,6 +8409,11 @@ impl<'a> ListVenueTopologies<'a> {
     /// query parameter `meshOnly`; `boolean`.
     pub fn mesh_only(mut self, mesh_only: bool) -> Self {
         self.req.query("meshOnly", &mesh_only);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListVenueTopologiesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.

@@ -13,18 +13,24 @@ impl<'a> super::ResidentPortalClient<'a> {
     /// `POST /residents/properties/{propertyId}/units/logins` on the Resident portal API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (resident_portal_api-0.0.1.yaml residentLogin).
+    /// - Response 200: `application/hal+json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Content-Type `application/json`, Accept `application/hal+json`
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn create_unit_login(&self, property_id: &str) -> CreateUnitLogin<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn create_unit_login(
+        &self,
+        property_id: &str,
+        body: &serde_json::Value,
+    ) -> CreateUnitLogin<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_UNIT_LOGIN,
             &[property_id],
         );
+        req.json(body);
         CreateUnitLogin { req }
     }
     /// Get portal styles.
@@ -34,8 +40,8 @@ impl<'a> super::ResidentPortalClient<'a> {
     /// `GET /residents/properties/{propertyId}/styles` on the Resident portal API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: `text/css` text
+    /// - Media types: Accept `text/css`
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -54,8 +60,8 @@ impl<'a> super::ResidentPortalClient<'a> {
     /// `GET /residents/properties/{propertyId}/files/favicons` on the Resident portal API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `image/*` bytes
-    /// - Media types: Accept `image/*`
+    /// - Response 200: `image/png` bytes
+    /// - Media types: Accept `image/png`
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -94,8 +100,8 @@ impl<'a> super::ResidentPortalClient<'a> {
     /// `GET /residents/properties/{propertyId}` on the Resident portal API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: `application/hal+json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/hal+json`
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -114,8 +120,8 @@ impl<'a> super::ResidentPortalClient<'a> {
     /// `GET /residents/properties/{propertyId}/uiConfigurations` on the Resident portal API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: `application/hal+json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/hal+json`
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -138,8 +144,8 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `type`: Type of the portal file to download.
-    /// - Response 200: `*/*` bytes
-    /// - Media types: Accept `*/*`
+    /// - Response 200: `image/png` bytes
+    /// - Media types: Accept `image/png`
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -162,8 +168,8 @@ impl<'a> super::ResidentPortalClient<'a> {
     /// `GET /residents/properties/{propertyId}/units` on the Resident portal API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: `application/hal+json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/hal+json`
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -182,21 +188,29 @@ impl<'a> super::ResidentPortalClient<'a> {
     /// `PUT /residents/properties/{propertyId}/units` on the Resident portal API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (resident_portal_api-0.0.1.yaml residentEditUnit).
+    /// - Response 200: `application/hal+json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 202: `application/hal+json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Content-Type `application/json`, Accept `application/hal+json`
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     ///
     /// Notes:
     /// - Selective update; only the settings given are changed.
-    pub fn update_unit(&self, property_id: &str) -> UpdateUnit<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn update_unit(
+        &self,
+        property_id: &str,
+        body: &serde_json::Value,
+    ) -> UpdateUnit<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_UNIT,
             &[property_id],
         );
+        req.json(body);
         UpdateUnit { req }
     }
     /// List unit devices.
@@ -206,8 +220,8 @@ impl<'a> super::ResidentPortalClient<'a> {
     /// `GET /residents/properties/{propertyId}/units/devices` on the Resident portal API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: `application/hal+json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Media types: Accept `application/hal+json`
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -227,7 +241,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `deviceId`: The device, identified by its MAC address.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: no body
     /// - Media types: Accept `application/json`
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -253,7 +267,8 @@ impl<'a> super::ResidentPortalClient<'a> {
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetUnitUser::version`)
+    /// - Media types: Provenance: reference (resident_portal_api-0.0.1.yaml getUnitUser).
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -273,9 +288,13 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (resident_portal_api-0.0.1.yaml updateUnitUser).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateUnitUser::version`)
+    /// - Media types: Provenance: reference (resident_portal_api-0.0.1.yaml updateUnitUser).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -283,12 +302,14 @@ impl<'a> super::ResidentPortalClient<'a> {
         &self,
         property_id: &str,
         user_id: &str,
+        body: &serde_json::Value,
     ) -> UpdateUnitUser<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_UNIT_USER,
             &[property_id, user_id],
         );
+        req.json(body);
         UpdateUnitUser { req }
     }
     /// Query unit users.
@@ -299,8 +320,10 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (resident_portal_api-0.0.1.yaml queryUnitUsers).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryUnitUsers::version`)
+    /// - Media types: Provenance: reference (resident_portal_api-0.0.1.yaml queryUnitUsers).
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -321,7 +344,8 @@ impl<'a> super::ResidentPortalClient<'a> {
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListUnitUserDevices::version`)
+    /// - Media types: Provenance: reference (resident_portal_api-0.0.1.yaml getUnitUserDevices).
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -346,7 +370,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
     /// - Path parameter `deviceId`: The device, identified by its MAC address.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: no body
     /// - Media types: Accept `application/json`
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -373,7 +397,7 @@ static CREATE_UNIT_LOGIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
-            accept: "application/json",
+            accept: "application/hal+json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -391,11 +415,6 @@ impl<'a> CreateUnitLogin<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
@@ -409,7 +428,7 @@ static GET_PROPERTY_STYLES: ruckus_one_runtime::Operation = ruckus_one_runtime::
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
-            accept: "application/json",
+            accept: "text/css",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -427,9 +446,9 @@ impl<'a> GetPropertyStyles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    /// Sends the request and returns the `200` response body as text.
+    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
+        self.req.send_text().await
     }
 }
 static GET_PROPERTY_FAVICON: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -440,7 +459,7 @@ static GET_PROPERTY_FAVICON: ruckus_one_runtime::Operation = ruckus_one_runtime:
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
-            accept: "image/*",
+            accept: "image/png",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -502,7 +521,7 @@ static GET_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
-            accept: "application/json",
+            accept: "application/hal+json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -533,7 +552,7 @@ static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::Operation = ruckus_on
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
-            accept: "application/json",
+            accept: "application/hal+json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -564,7 +583,7 @@ static GET_PROPERTY_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
-            accept: "*/*",
+            accept: "image/png",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -595,7 +614,7 @@ static GET_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
-            accept: "application/json",
+            accept: "application/hal+json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -626,7 +645,7 @@ static UPDATE_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
-            accept: "application/json",
+            accept: "application/hal+json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -644,11 +663,6 @@ impl<'a> UpdateUnit<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
@@ -662,7 +676,7 @@ static LIST_UNIT_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
-            accept: "application/json",
+            accept: "application/hal+json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -711,9 +725,9 @@ impl<'a> DeleteUnitDevice<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    /// Sends the request; the `200` response has no body.
+    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
+        self.req.send_empty().await
     }
 }
 static GET_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -724,11 +738,27 @@ static GET_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `get_unit_user`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetUnitUserVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `ResidentPortalClient::get_unit_user` (Get unit user).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -740,6 +770,11 @@ impl<'a> GetUnitUser<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetUnitUserVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -754,12 +789,28 @@ static UPDATE_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `update_unit_user`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateUnitUserVersion {
+    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `ResidentPortalClient::update_unit_user` (Update unit user).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -773,9 +824,9 @@ impl<'a> UpdateUnitUser<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateUnitUserVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -790,12 +841,28 @@ static QUERY_UNIT_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `query_unit_users`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryUnitUsersVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
 /// Request builder for `ResidentPortalClient::query_unit_users` (Query unit users).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -814,6 +881,11 @@ impl<'a> QueryUnitUsers<'a> {
         self.req.json(body);
         self
     }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryUnitUsersVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
@@ -827,11 +899,27 @@ static LIST_UNIT_USER_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtim
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
+/// Representations offered by `list_unit_user_devices`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListUnitUserDevicesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
 /// Request builder for `ResidentPortalClient::list_unit_user_devices` (List unit user devices).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -843,6 +931,11 @@ impl<'a> ListUnitUserDevices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListUnitUserDevicesVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -876,8 +969,8 @@ impl<'a> DeleteUnitUserDevice<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    /// Sends the request; the `200` response has no body.
+    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
+        self.req.send_empty().await
     }
 }

@@ -837,7 +837,7 @@ async fn network_edge_services() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/tunnelProfiles/tunnelProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -863,7 +863,7 @@ async fn network_edge_services() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/tunnelProfiles/tunnelProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -893,7 +893,7 @@ async fn network_edge_services() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/networkSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -919,18 +919,22 @@ async fn network_edge_services() {
         let expect = Expect {
             method: "PATCH",
             path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/networkSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 202u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .patch_venue_edge_cluster_network_settings("venueId 1/x", "clusterId 1/x")
+            .patch_venue_edge_cluster_network_settings(
+                "venueId 1/x",
+                "clusterId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("patch_venue_edge_cluster_network_settings");
@@ -941,7 +945,7 @@ async fn network_edge_services() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/portConfigs",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -967,11 +971,11 @@ async fn network_edge_services() {
         let expect = Expect {
             method: "PATCH",
             path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/portConfigs",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 202u16,
             answer: Answer::Json("{}"),
         };
@@ -982,6 +986,7 @@ async fn network_edge_services() {
                 "venueId 1/x",
                 "clusterId 1/x",
                 "serialNumber 1/x",
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
@@ -993,7 +998,7 @@ async fn network_edge_services() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/ports/portId%201%2Fx/subInterfaces",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1024,11 +1029,11 @@ async fn network_edge_services() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/ports/portId%201%2Fx/subInterfaces",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 202u16,
             answer: Answer::Json("{}"),
         };
@@ -1040,6 +1045,7 @@ async fn network_edge_services() {
                 "clusterId 1/x",
                 "serialNumber 1/x",
                 "portId 1/x",
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
@@ -1083,11 +1089,11 @@ async fn network_edge_services() {
         let expect = Expect {
             method: "PATCH",
             path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/ports/portId%201%2Fx/subInterfaces/subInterfaceId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 202u16,
             answer: Answer::Json("{}"),
         };
@@ -1100,6 +1106,7 @@ async fn network_edge_services() {
                 "serialNumber 1/x",
                 "portId 1/x",
                 "subInterfaceId 1/x",
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
@@ -1111,18 +1118,23 @@ async fn network_edge_services() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/lags",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 202u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_edge_lag("venueId 1/x", "clusterId 1/x", "serialNumber 1/x")
+            .create_venue_edge_lag(
+                "venueId 1/x",
+                "clusterId 1/x",
+                "serialNumber 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_edge_lag");
@@ -1133,7 +1145,7 @@ async fn network_edge_services() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/lags/lagId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1160,11 +1172,11 @@ async fn network_edge_services() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/lags/lagId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 202u16,
             answer: Answer::Json("{}"),
         };
@@ -1176,6 +1188,7 @@ async fn network_edge_services() {
                 "clusterId 1/x",
                 "serialNumber 1/x",
                 "lagId 1/x",
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
@@ -1187,11 +1200,11 @@ async fn network_edge_services() {
         let expect = Expect {
             method: "PATCH",
             path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/lags/lagId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 202u16,
             answer: Answer::Json("{}"),
         };
@@ -1203,6 +1216,7 @@ async fn network_edge_services() {
                 "clusterId 1/x",
                 "serialNumber 1/x",
                 "lagId 1/x",
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
@@ -1214,11 +1228,11 @@ async fn network_edge_services() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/lags/lagId%201%2Fx/subInterfaces",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 202u16,
             answer: Answer::Json("{}"),
         };
@@ -1230,6 +1244,7 @@ async fn network_edge_services() {
                 "clusterId 1/x",
                 "serialNumber 1/x",
                 "lagId 1/x",
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await

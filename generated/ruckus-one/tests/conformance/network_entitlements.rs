@@ -374,17 +374,17 @@ async fn network_entitlements() {
             method: "POST",
             path: "/assignments",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 201u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_entitlement_assignment()
+            .create_entitlement_assignment(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_entitlement_assignment");
@@ -395,17 +395,17 @@ async fn network_entitlements() {
             method: "DELETE",
             path: "/assignments",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 204u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_entitlement_assignments()
+            .delete_entitlement_assignments(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("delete_entitlement_assignments");
@@ -416,17 +416,17 @@ async fn network_entitlements() {
             method: "PATCH",
             path: "/assignments",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .patch_entitlement_assignments()
+            .patch_entitlement_assignments(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_entitlement_assignments");

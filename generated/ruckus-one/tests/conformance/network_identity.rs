@@ -52,7 +52,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "GET",
             path: "/dpskServices/poolId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v2+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -73,12 +73,12 @@ async fn network_identity() {
         let expect = Expect {
             method: "PUT",
             path: "/dpskServices/poolId%201%2Fx",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: Some("application/vnd.ruckus.v2+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -97,12 +97,12 @@ async fn network_identity() {
         let expect = Expect {
             method: "PATCH",
             path: "/dpskServices/poolId%201%2Fx",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: Some("application/vnd.ruckus.v2+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -217,12 +217,12 @@ async fn network_identity() {
         let expect = Expect {
             method: "POST",
             path: "/identityGroups/identityGroupId%201%2Fx/dpskServices",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -245,12 +245,12 @@ async fn network_identity() {
         let expect = Expect {
             method: "POST",
             path: "/templates/dpskServices",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -268,7 +268,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "GET",
             path: "/templates/dpskServices/poolTemplateId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -289,12 +289,12 @@ async fn network_identity() {
         let expect = Expect {
             method: "PUT",
             path: "/templates/dpskServices/poolTemplateId%201%2Fx",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -313,12 +313,12 @@ async fn network_identity() {
         let expect = Expect {
             method: "PATCH",
             path: "/templates/dpskServices/poolTemplateId%201%2Fx",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -337,12 +337,12 @@ async fn network_identity() {
         let expect = Expect {
             method: "POST",
             path: "/templates/identityGroups/identityGroupId%201%2Fx/dpskServices",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -365,7 +365,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "GET",
             path: "/templates/wifiNetworks/networkTemplateId%201%2Fx/dpskServices",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -453,13 +453,13 @@ async fn network_identity() {
         let expect = Expect {
             method: "PUT",
             path: "/identityGroups/id%201%2Fx/macRegistrationPools/poolId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -468,23 +468,19 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_mac_registration_pool_to_identity_group");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "add_mac_registration_pool_to_identity_group",
-        );
+        support::same_json(&out, "{}", "add_mac_registration_pool_to_identity_group");
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/identityGroups/id%201%2Fx/dpskPools/dpskPoolId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -493,19 +489,19 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_dpsk_pool_to_identity_group");
-        support::same_json(&out, "{\"sample\":true}", "add_dpsk_pool_to_identity_group");
+        support::same_json(&out, "{}", "add_dpsk_pool_to_identity_group");
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/identityGroups/id%201%2Fx/policySets/policySetId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -514,23 +510,19 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_policy_set_to_identity_group");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "add_policy_set_to_identity_group",
-        );
+        support::same_json(&out, "{}", "add_policy_set_to_identity_group");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/identityGroups/id%201%2Fx/policySets/policySetId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -539,18 +531,14 @@ async fn network_identity() {
             .send()
             .await
             .expect("remove_policy_set_from_identity_group");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "remove_policy_set_from_identity_group",
-        );
+        support::same_json(&out, "{}", "remove_policy_set_from_identity_group");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/identityGroups/identityGroupId%201%2Fx/macRegistrationPools",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
@@ -573,7 +561,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "GET",
             path: "/identityGroups/groupId%201%2Fx/identities",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -753,26 +741,27 @@ async fn network_identity() {
         let expect = Expect {
             method: "PUT",
             path: "/identityGroups/groupId%201%2Fx/identities/id%201%2Fx/venues/venueId%201%2Fx/ethernetPorts",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_identity_venue_ethernet_ports("groupId 1/x", "id 1/x", "venueId 1/x")
+            .update_identity_venue_ethernet_ports(
+                "groupId 1/x",
+                "id 1/x",
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_identity_venue_ethernet_ports");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_identity_venue_ethernet_ports",
-        );
+        support::same_json(&out, "{}", "update_identity_venue_ethernet_ports");
     }
     {
         let expect = Expect {
@@ -823,7 +812,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "GET",
             path: "/macRegistrationPools",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -844,13 +833,13 @@ async fn network_identity() {
         let expect = Expect {
             method: "POST",
             path: "/macRegistrationPools",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 202u16,
-            answer: Answer::Json("{}"),
+            status: 201u16,
+            answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -861,24 +850,26 @@ async fn network_identity() {
             .send()
             .await
             .expect("create_mac_registration_pool");
-        support::same_json(&out, "{}", "create_mac_registration_pool");
+        support::same_json(&out, "{\"sample\":true}", "create_mac_registration_pool");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/macRegistrationPools/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_mac_registration_pools()
+            .query_mac_registration_pools(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_mac_registration_pools");
@@ -888,7 +879,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "GET",
             path: "/macRegistrationPools/poolId%201%2Fx/registrations",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -909,60 +900,69 @@ async fn network_identity() {
         let expect = Expect {
             method: "POST",
             path: "/macRegistrationPools/poolId%201%2Fx/registrations",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 202u16,
-            answer: Answer::Json("{}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 201u16,
+            answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_mac_registrations("poolId 1/x")
+            .create_mac_registrations(
+                "poolId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_mac_registrations");
-        support::same_json(&out, "{}", "create_mac_registrations");
+        support::same_json(&out, "{\"sample\":true}", "create_mac_registrations");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/macRegistrationPools/poolId%201%2Fx/registrations",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 202u16,
-            answer: Answer::Json("{}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 200u16,
+            answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_mac_registrations("poolId 1/x")
+            .delete_mac_registrations(
+                "poolId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("delete_mac_registrations");
-        support::same_json(&out, "{}", "delete_mac_registrations");
+        support::same_json(&out, "{\"sample\":true}", "delete_mac_registrations");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/macRegistrationPools/poolId%201%2Fx/registrations/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_mac_registrations("poolId 1/x")
+            .query_mac_registrations(
+                "poolId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_mac_registrations");
@@ -972,13 +972,13 @@ async fn network_identity() {
         let expect = Expect {
             method: "PUT",
             path: "/macRegistrationPools/id%201%2Fx/policySets/policySetId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -987,23 +987,19 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_policy_set_to_mac_registration_pool");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "add_policy_set_to_mac_registration_pool",
-        );
+        support::same_json(&out, "{}", "add_policy_set_to_mac_registration_pool");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/macRegistrationPools/id%201%2Fx/policySets/policySetId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1012,17 +1008,13 @@ async fn network_identity() {
             .send()
             .await
             .expect("remove_policy_set_from_mac_registration_pool");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "remove_policy_set_from_mac_registration_pool",
-        );
+        support::same_json(&out, "{}", "remove_policy_set_from_mac_registration_pool");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/wifiNetworks/networkId%201%2Fx/macRegistrationPools",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1047,7 +1039,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "GET",
             path: "/certificates/certId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1069,17 +1061,20 @@ async fn network_identity() {
             method: "POST",
             path: "/certificates/certId%201%2Fx",
             accept: "application/x-pkcs12",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Bytes(b"\x00binary\r\nsample"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .download_certificate_private_key("certId 1/x")
+            .download_certificate_private_key(
+                "certId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("download_certificate_private_key");
@@ -1091,18 +1086,18 @@ async fn network_identity() {
         let expect = Expect {
             method: "PATCH",
             path: "/certificates/certId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .patch_certificate("certId 1/x")
+            .patch_certificate("certId 1/x", &serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_certificate");
@@ -1112,13 +1107,13 @@ async fn network_identity() {
         let expect = Expect {
             method: "GET",
             path: "/certificates/certId%201%2Fx/chains",
-            accept: "application/json",
+            accept: "application/x-pkcs7-certificates",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Bytes(b"\x00binary\r\nsample"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1127,18 +1122,18 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_certificate_chains");
-        support::same_json(&out, "{\"sample\":true}", "list_certificate_chains");
+        assert_eq!(& out[..], b"\x00binary\r\nsample", "list_certificate_chains");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/certificateAuthorities",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1156,7 +1151,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "GET",
             path: "/certificateAuthorities/caId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1177,12 +1172,12 @@ async fn network_identity() {
         let expect = Expect {
             method: "POST",
             path: "/certificateAuthorities/caId%201%2Fx/templates",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{\"identityGroupId\":\"sample\"}"),
-            status: 200u16,
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1203,12 +1198,12 @@ async fn network_identity() {
         let expect = Expect {
             method: "POST",
             path: "/certificateAuthorities/caId%201%2Fx/subCas",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1231,12 +1226,12 @@ async fn network_identity() {
         let expect = Expect {
             method: "POST",
             path: "/certificateAuthorities/caId%201%2Fx/certificates",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{\"name\":\"sample\"}"),
-            status: 200u16,
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1255,7 +1250,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "GET",
             path: "/certificateTemplates/templateId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1280,18 +1275,21 @@ async fn network_identity() {
         let expect = Expect {
             method: "PATCH",
             path: "/certificateTemplates/templateId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .patch_certificate_template("templateId 1/x")
+            .patch_certificate_template(
+                "templateId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("patch_certificate_template");
@@ -1301,12 +1299,12 @@ async fn network_identity() {
         let expect = Expect {
             method: "POST",
             path: "/certificateTemplates/templateId%201%2Fx/scepKeys",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1325,11 +1323,11 @@ async fn network_identity() {
         let expect = Expect {
             method: "POST",
             path: "/certificateTemplates/templateId%201%2Fx/identities/identityId%201%2Fx/certificates/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
@@ -1339,6 +1337,7 @@ async fn network_identity() {
             .query_certificate_template_identity_certificates(
                 "templateId 1/x",
                 "identityId 1/x",
+                &ruckus_one::network::identity::CertificateQueryRequest::new(),
             )
             .send()
             .await
@@ -1353,18 +1352,21 @@ async fn network_identity() {
         let expect = Expect {
             method: "POST",
             path: "/certificateTemplates/templateId%201%2Fx/certificates/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_certificate_template_certificates("templateId 1/x")
+            .query_certificate_template_certificates(
+                "templateId 1/x",
+                &ruckus_one::network::identity::CertificateQueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_certificate_template_certificates");
@@ -1374,18 +1376,20 @@ async fn network_identity() {
         let expect = Expect {
             method: "POST",
             path: "/certificateTemplates/certificates/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_certificates()
+            .query_certificates(
+                &ruckus_one::network::identity::CertificateQueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_certificates");
@@ -1420,7 +1424,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "GET",
             path: "/radiusProfiles/radiusProfileId%201%2Fx/certificates",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1445,7 +1449,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "GET",
             path: "/radiusProfiles/radiusProfileId%201%2Fx/certificateAuthorities",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1470,18 +1474,18 @@ async fn network_identity() {
         let expect = Expect {
             method: "POST",
             path: "/samlIdpProfiles",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_saml_idp_profile()
+            .create_saml_idp_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_saml_idp_profile");
@@ -1491,7 +1495,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "GET",
             path: "/samlIdpProfiles/samlIdpProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1512,18 +1516,21 @@ async fn network_identity() {
         let expect = Expect {
             method: "PUT",
             path: "/samlIdpProfiles/samlIdpProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_saml_idp_profile("samlIdpProfileId 1/x")
+            .update_saml_idp_profile(
+                "samlIdpProfileId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_saml_idp_profile");
@@ -1533,18 +1540,21 @@ async fn network_identity() {
         let expect = Expect {
             method: "PATCH",
             path: "/samlIdpProfiles/samlIdpProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .patch_saml_idp_profile("samlIdpProfileId 1/x")
+            .patch_saml_idp_profile(
+                "samlIdpProfileId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("patch_saml_idp_profile");
@@ -1554,7 +1564,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "DELETE",
             path: "/samlIdpProfiles/samlIdpProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1575,7 +1585,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "PUT",
             path: "/samlIdpProfiles/samlIdpProfileId%201%2Fx/signingCertificates/certificateId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1603,7 +1613,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "DELETE",
             path: "/samlIdpProfiles/samlIdpProfileId%201%2Fx/signingCertificates/certificateId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1631,7 +1641,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "PUT",
             path: "/samlIdpProfiles/samlIdpProfileId%201%2Fx/encryptionCertificates/certificateId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1659,7 +1669,7 @@ async fn network_identity() {
         let expect = Expect {
             method: "DELETE",
             path: "/samlIdpProfiles/samlIdpProfileId%201%2Fx/encryptionCertificates/certificateId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1687,13 +1697,13 @@ async fn network_identity() {
         let expect = Expect {
             method: "PUT",
             path: "/wifiNetworks/wifiNetworkId%201%2Fx/samlIdpProfiles/samlIdpProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1705,23 +1715,19 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_saml_idp_profile_to_wifi_network");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "add_saml_idp_profile_to_wifi_network",
-        );
+        support::same_json(&out, "{}", "add_saml_idp_profile_to_wifi_network");
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/wifiNetworks/wifiNetworkId%201%2Fx/certificateTemplates/certificateTemplateId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1733,23 +1739,19 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_certificate_template_to_wifi_network");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "add_certificate_template_to_wifi_network",
-        );
+        support::same_json(&out, "{}", "add_certificate_template_to_wifi_network");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/wifiNetworks/wifiNetworkId%201%2Fx/certificateTemplates/certificateTemplateId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1761,11 +1763,7 @@ async fn network_identity() {
             .send()
             .await
             .expect("remove_certificate_template_from_wifi_network");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "remove_certificate_template_from_wifi_network",
-        );
+        support::same_json(&out, "{}", "remove_certificate_template_from_wifi_network");
     }
     {
         let expect = Expect {
@@ -1792,18 +1790,21 @@ async fn network_identity() {
         let expect = Expect {
             method: "POST",
             path: "/policySets/policySetId%201%2Fx/evaluationReports",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_policy_set_evaluation_report("policySetId 1/x")
+            .create_policy_set_evaluation_report(
+                "policySetId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_policy_set_evaluation_report");

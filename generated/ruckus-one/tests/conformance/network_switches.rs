@@ -10,7 +10,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -31,55 +31,58 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_switch("venueId 1/x")
+            .create_venue_switch("venueId 1/x", &serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_venue_switch");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_switch");
+        support::same_json(&out, "{}", "create_venue_switch");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switches",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_venue_switches("venueId 1/x")
+            .delete_venue_switches(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("delete_venue_switches");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switches");
+        support::same_json(&out, "{}", "delete_venue_switches");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/importRequests",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -88,17 +91,13 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch_import_request");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_switch_import_request",
-        );
+        support::same_json(&out, "{}", "create_venue_switch_import_request");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -119,18 +118,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_switch("venueId 1/x", "switchId 1/x")
+            .update_venue_switch(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_switch");
@@ -140,34 +143,38 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .add_venue_switch("venueId 1/x", "switchId 1/x")
+            .add_venue_switch(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("add_venue_switch");
-        support::same_json(&out, "{\"sample\":true}", "add_venue_switch");
+        support::same_json(&out, "{}", "add_venue_switch");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -176,34 +183,38 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_switch");
+        support::same_json(&out, "{}", "delete_venue_switch");
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/positions",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_switch_positions("venueId 1/x", "switchId 1/x")
+            .update_venue_switch_positions(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_switch_positions");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_switch_positions");
+        support::same_json(&out, "{}", "update_venue_switch_positions");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/portSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -224,18 +235,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/portSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_switch_port_settings("venueId 1/x", "switchId 1/x")
+            .update_venue_switch_port_settings(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_switch_port_settings");
@@ -249,18 +264,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/portSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_switch_port_settings("venueId 1/x", "switchId 1/x")
+            .create_venue_switch_port_settings(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_switch_port_settings");
@@ -274,18 +293,21 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/portSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_switches_port_settings("venueId 1/x")
+            .create_venue_switches_port_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_switches_port_settings");
@@ -299,18 +321,21 @@ async fn network_switches() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/switches/portSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_switches_port_settings("venueId 1/x")
+            .update_venue_switches_port_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_switches_port_settings");
@@ -324,7 +349,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vlans",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -345,18 +370,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vlans",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 201u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_switch_vlan("venueId 1/x", "switchId 1/x")
+            .create_venue_switch_vlan(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_switch_vlan");
@@ -366,18 +395,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vlans",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_venue_switch_vlans("venueId 1/x", "switchId 1/x")
+            .delete_venue_switch_vlans(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("delete_venue_switch_vlans");
@@ -387,7 +420,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vlans/vlanId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -408,18 +441,23 @@ async fn network_switches() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vlans/vlanId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_switch_vlan("venueId 1/x", "switchId 1/x", "vlanId 1/x")
+            .update_venue_switch_vlan(
+                "venueId 1/x",
+                "switchId 1/x",
+                "vlanId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_switch_vlan");
@@ -429,7 +467,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vlans/vlanId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -450,7 +488,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vePorts",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -471,18 +509,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vePorts",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 201u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_switch_ve_port("venueId 1/x", "switchId 1/x")
+            .create_venue_switch_ve_port(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_switch_ve_port");
@@ -492,18 +534,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vePorts",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_venue_switch_ve_ports("venueId 1/x", "switchId 1/x")
+            .delete_venue_switch_ve_ports(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("delete_venue_switch_ve_ports");
@@ -513,7 +559,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vePorts/vePortId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -534,18 +580,23 @@ async fn network_switches() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vePorts/vePortId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_switch_ve_port("venueId 1/x", "switchId 1/x", "vePortId 1/x")
+            .update_venue_switch_ve_port(
+                "venueId 1/x",
+                "switchId 1/x",
+                "vePortId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_switch_ve_port");
@@ -555,7 +606,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vePorts/vePortId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -576,7 +627,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/staticRoutes",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -597,18 +648,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/staticRoutes",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 201u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_switch_static_route("venueId 1/x", "switchId 1/x")
+            .create_venue_switch_static_route(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_switch_static_route");
@@ -622,18 +677,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/staticRoutes",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_venue_switch_static_routes("venueId 1/x", "switchId 1/x")
+            .delete_venue_switch_static_routes(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("delete_venue_switch_static_routes");
@@ -647,7 +706,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/staticRoutes/staticRouteId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -672,11 +731,11 @@ async fn network_switches() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/staticRoutes/staticRouteId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -687,6 +746,7 @@ async fn network_switches() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "staticRouteId 1/x",
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
@@ -701,7 +761,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/staticRoutes/staticRouteId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -730,7 +790,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/lags",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -751,18 +811,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/lags",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 201u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_switch_lag("venueId 1/x", "switchId 1/x")
+            .create_venue_switch_lag(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_switch_lag");
@@ -772,18 +836,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/lags",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_venue_switch_lags("venueId 1/x", "switchId 1/x")
+            .delete_venue_switch_lags(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("delete_venue_switch_lags");
@@ -793,7 +861,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/lags/lagId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -814,18 +882,23 @@ async fn network_switches() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/lags/lagId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_switch_lag("venueId 1/x", "switchId 1/x", "lagId 1/x")
+            .update_venue_switch_lag(
+                "venueId 1/x",
+                "switchId 1/x",
+                "lagId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_switch_lag");
@@ -835,7 +908,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/lags/lagId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -877,18 +950,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/dhcpServers",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 201u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_switch_dhcp_server("venueId 1/x", "switchId 1/x")
+            .create_venue_switch_dhcp_server(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_switch_dhcp_server");
@@ -898,18 +975,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/dhcpServers",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 204u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_venue_switch_dhcp_servers("venueId 1/x", "switchId 1/x")
+            .delete_venue_switch_dhcp_servers(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("delete_venue_switch_dhcp_servers");
@@ -923,7 +1004,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/dhcpServers/dhcpServerId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -948,11 +1029,11 @@ async fn network_switches() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/dhcpServers/dhcpServerId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -963,6 +1044,7 @@ async fn network_switches() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "dhcpServerId 1/x",
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
@@ -973,7 +1055,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/dhcpServers/dhcpServerId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -998,18 +1080,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vlans/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_venue_switch_vlans("venueId 1/x", "switchId 1/x")
+            .query_venue_switch_vlans(
+                "venueId 1/x",
+                "switchId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_venue_switch_vlans");
@@ -1019,18 +1105,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vePorts/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_venue_switch_ve_ports("venueId 1/x", "switchId 1/x")
+            .query_venue_switch_ve_ports(
+                "venueId 1/x",
+                "switchId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_venue_switch_ve_ports");
@@ -1040,18 +1130,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/dhcpServers/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_venue_switch_dhcp_servers("venueId 1/x", "switchId 1/x")
+            .query_venue_switch_dhcp_servers(
+                "venueId 1/x",
+                "switchId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_venue_switch_dhcp_servers");
@@ -1061,18 +1155,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/acls/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_venue_switch_acls("venueId 1/x", "switchId 1/x")
+            .query_venue_switch_acls(
+                "venueId 1/x",
+                "switchId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_venue_switch_acls");
@@ -1082,18 +1180,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/configBackups/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_venue_switch_config_backups("venueId 1/x", "switchId 1/x")
+            .query_venue_switch_config_backups(
+                "venueId 1/x",
+                "switchId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_venue_switch_config_backups");
@@ -1103,7 +1205,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/acls",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1124,7 +1226,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/aclUnions",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1145,7 +1247,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/vlanUnions",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1166,43 +1268,47 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/deviceRequests",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_switch_device_request("venueId 1/x", "switchId 1/x")
+            .create_venue_switch_device_request(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_switch_device_request");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_switch_device_request",
-        );
+        support::same_json(&out, "{}", "create_venue_switch_device_request");
     }
     {
         let expect = Expect {
             method: "PATCH",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/dhcpServerStates",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .patch_venue_switch_dhcp_server_states("venueId 1/x", "switchId 1/x")
+            .patch_venue_switch_dhcp_server_states(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("patch_venue_switch_dhcp_server_states");
@@ -1216,18 +1322,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/configHistDetails/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_venue_switch_config_hist_details("venueId 1/x", "switchId 1/x")
+            .query_venue_switch_config_hist_details(
+                "venueId 1/x",
+                "switchId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_venue_switch_config_hist_details");
@@ -1237,7 +1347,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/transactions/transactionId%201%2Fx/configHistDetails",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1266,7 +1376,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/configBackups",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1291,43 +1401,47 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/configBackups",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_switch_config_backup("venueId 1/x", "switchId 1/x")
+            .create_venue_switch_config_backup(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_switch_config_backup");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_venue_switch_config_backup",
-        );
+        support::same_json(&out, "{}", "create_venue_switch_config_backup");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/configBackups",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_venue_switch_config_backups("venueId 1/x", "switchId 1/x")
+            .delete_venue_switch_config_backups(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("delete_venue_switch_config_backups");
@@ -1341,7 +1455,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/configBackups/configBackupId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1366,7 +1480,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/configBackups/configBackupId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1395,13 +1509,13 @@ async fn network_switches() {
         let expect = Expect {
             method: "PATCH",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/configBackups/configBackupId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1410,32 +1524,33 @@ async fn network_switches() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "configBackupId 1/x",
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
             .expect("patch_venue_switch_config_backup");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "patch_venue_switch_config_backup",
-        );
+        support::same_json(&out, "{}", "patch_venue_switch_config_backup");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/configBackups/comparisons",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_switch_config_backup_comparison("venueId 1/x", "switchId 1/x")
+            .create_venue_switch_config_backup_comparison(
+                "venueId 1/x",
+                "switchId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_switch_config_backup_comparison");
@@ -1449,7 +1564,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/configBackups/configBackupId%201%2Fx/formattedConfigs",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1524,18 +1639,18 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/switches/switchPorts/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_venue_switch_ports()
+            .query_venue_switch_ports(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
             .expect("query_venue_switch_ports");
@@ -1545,18 +1660,20 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/switches/clients/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_venue_switch_clients()
+            .query_venue_switch_clients(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_venue_switch_clients");
@@ -1566,39 +1683,41 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/switches/query/csvFiles",
-            accept: "text/csv",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Bytes(b"\x00binary\r\nsample"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .export_venue_switches_csv()
-            .send()
-            .await
-            .expect("export_venue_switches_csv");
-        assert_eq!(& out[..], b"\x00binary\r\nsample", "export_venue_switches_csv");
-    }
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/venues/switches/aggregationDetails",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .fetch_venue_switch_aggregation_details()
+            .export_venue_switches_csv(&ruckus_one::network::common::QueryRequest::new())
+            .send()
+            .await
+            .expect("export_venue_switches_csv");
+        support::same_json(&out, "{\"sample\":true}", "export_venue_switches_csv");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/switches/aggregationDetails",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"sample\":true}"),
+            status: 200u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .fetch_venue_switch_aggregation_details(
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("fetch_venue_switch_aggregation_details");
@@ -1612,18 +1731,21 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/vlans/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_venue_vlans("venueId 1/x")
+            .query_venue_vlans(
+                "venueId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_venue_vlans");
@@ -1675,18 +1797,21 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/vePorts/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_venue_ve_ports("venueId 1/x")
+            .query_venue_ve_ports(
+                "venueId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_venue_ve_ports");
@@ -1696,18 +1821,21 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/aaaServers/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_venue_aaa_servers("venueId 1/x")
+            .query_venue_aaa_servers(
+                "venueId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_venue_aaa_servers");
@@ -1780,7 +1908,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switchProfiles/vlans",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1801,7 +1929,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/switches/importResults",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1822,13 +1950,13 @@ async fn network_switches() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/switchProfiles/switchProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1837,19 +1965,19 @@ async fn network_switches() {
             .send()
             .await
             .expect("add_switch_profile_to_venue");
-        support::same_json(&out, "{\"sample\":true}", "add_switch_profile_to_venue");
+        support::same_json(&out, "{}", "add_switch_profile_to_venue");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switchProfiles/switchProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1858,59 +1986,63 @@ async fn network_switches() {
             .send()
             .await
             .expect("remove_switch_profile_from_venue");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "remove_switch_profile_from_venue",
-        );
+        support::same_json(&out, "{}", "remove_switch_profile_from_venue");
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/cliTemplates/cliTemplateId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .add_cli_template_to_venue("venueId 1/x", "cliTemplateId 1/x")
+            .add_cli_template_to_venue(
+                "venueId 1/x",
+                "cliTemplateId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("add_cli_template_to_venue");
-        support::same_json(&out, "{\"sample\":true}", "add_cli_template_to_venue");
+        support::same_json(&out, "{}", "add_cli_template_to_venue");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/cliTemplates/cliTemplateId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .remove_cli_template_from_venue("venueId 1/x", "cliTemplateId 1/x")
+            .remove_cli_template_from_venue(
+                "venueId 1/x",
+                "cliTemplateId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("remove_cli_template_from_venue");
-        support::same_json(&out, "{\"sample\":true}", "remove_cli_template_from_venue");
+        support::same_json(&out, "{}", "remove_cli_template_from_venue");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/stacks/stackSwitchSerialNumber%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1931,18 +2063,21 @@ async fn network_switches() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/switchFirmwares/schedules",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_switch_firmware_schedules("venueId 1/x")
+            .update_venue_switch_firmware_schedules(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_switch_firmware_schedules");
@@ -1956,18 +2091,21 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/switchFirmwares/schedules",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 201u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_switch_firmware_schedule("venueId 1/x")
+            .create_venue_switch_firmware_schedule(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_switch_firmware_schedule");
@@ -1981,18 +2119,21 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switchFirmwares/schedules",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_venue_switch_firmware_schedules("venueId 1/x")
+            .delete_venue_switch_firmware_schedules(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("delete_venue_switch_firmware_schedules");
@@ -2006,7 +2147,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/switchFirmwares/versions/versionType%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2027,7 +2168,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/switchFirmwares/currentVersions",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2052,18 +2193,20 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/switchFirmwares/schedules/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_switch_firmware_schedules()
+            .query_switch_firmware_schedules(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_switch_firmware_schedules");
@@ -2073,18 +2216,20 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/switchFirmwares/schedules/switches/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_switch_firmware_schedule_switches()
+            .query_switch_firmware_schedule_switches(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_switch_firmware_schedule_switches");
@@ -2119,18 +2264,21 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/aaaServers",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_aaa_server("venueId 1/x")
+            .create_venue_aaa_server(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_aaa_server");
@@ -2140,18 +2288,21 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/aaaServers",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 204u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_venue_aaa_servers("venueId 1/x")
+            .delete_venue_aaa_servers(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("delete_venue_aaa_servers");
@@ -2161,7 +2312,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/aaaServers/aaaServerId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2182,18 +2333,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/aaaServers/aaaServerId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_aaa_server("venueId 1/x", "aaaServerId 1/x")
+            .update_venue_aaa_server(
+                "venueId 1/x",
+                "aaaServerId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_aaa_server");
@@ -2203,7 +2358,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/aaaServers/aaaServerId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2224,18 +2379,21 @@ async fn network_switches() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/aaaSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_aaa_settings("venueId 1/x")
+            .update_venue_aaa_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_aaa_settings");
@@ -2287,22 +2445,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/switchProfiles",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_switch_profile()
+            .create_switch_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_switch_profile");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_profile");
+        support::same_json(&out, "{}", "create_switch_profile");
     }
     {
         let expect = Expect {
@@ -2628,18 +2786,21 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/switchProfiles/switchProfileId%201%2Fx/vlans",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_switch_profile_vlan("switchProfileId 1/x")
+            .create_switch_profile_vlan(
+                "switchProfileId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_switch_profile_vlan");
@@ -2754,18 +2915,18 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/cliTemplates",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_cli_template()
+            .create_cli_template(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_cli_template");
@@ -2775,7 +2936,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/cliTemplates/cliTemplateId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2796,18 +2957,21 @@ async fn network_switches() {
         let expect = Expect {
             method: "PUT",
             path: "/cliTemplates/cliTemplateId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_cli_template("cliTemplateId 1/x")
+            .update_cli_template(
+                "cliTemplateId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_cli_template");
@@ -2817,49 +2981,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/cliTemplates/cliTemplateId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_cli_template("cliTemplateId 1/x")
-            .send()
-            .await
-            .expect("delete_cli_template");
-        support::same_json(&out, "{\"sample\":true}", "delete_cli_template");
-    }
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/webAuthPageTemplates",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_web_auth_page_template()
-            .send()
-            .await
-            .expect("create_web_auth_page_template");
-        support::same_json(&out, "{\"sample\":true}", "create_web_auth_page_template");
-    }
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/webAuthPageTemplates/query",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2870,7 +2992,51 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_web_auth_page_templates()
+            .delete_cli_template("cliTemplateId 1/x")
+            .send()
+            .await
+            .expect("delete_cli_template");
+        support::same_json(&out, "{}", "delete_cli_template");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/webAuthPageTemplates",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"sample\":true}"),
+            status: 200u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .create_web_auth_page_template(&serde_json::json!({ "sample" : true }))
+            .send()
+            .await
+            .expect("create_web_auth_page_template");
+        support::same_json(&out, "{\"sample\":true}", "create_web_auth_page_template");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/webAuthPageTemplates/query",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_web_auth_page_templates(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_web_auth_page_templates");
@@ -2880,7 +3046,7 @@ async fn network_switches() {
         let expect = Expect {
             method: "GET",
             path: "/webAuthPageTemplates/templateId%201%2Fx/switches",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],

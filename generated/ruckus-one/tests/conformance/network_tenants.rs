@@ -10,7 +10,7 @@ async fn network_tenants() {
         let expect = Expect {
             method: "GET",
             path: "/tenants/tenantId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -31,34 +31,34 @@ async fn network_tenants() {
         let expect = Expect {
             method: "PUT",
             path: "/tenants/tenantId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_tenant("tenantId 1/x")
+            .update_tenant("tenantId 1/x", &serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_tenant");
-        support::same_json(&out, "{\"sample\":true}", "update_tenant");
+        support::same_json(&out, "{}", "update_tenant");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/tenants/tenantId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -67,29 +67,34 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_tenant");
-        support::same_json(&out, "{\"sample\":true}", "delete_tenant");
+        support::same_json(&out, "{}", "delete_tenant");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/tenants",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
-        let out = client.network().create_tenant().send().await.expect("create_tenant");
+        let out = client
+            .network()
+            .create_tenant(&serde_json::json!({ "sample" : true }))
+            .send()
+            .await
+            .expect("create_tenant");
         support::same_json(&out, "{\"sample\":true}", "create_tenant");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/tenants/tenantId%201%2Fx/tenantDelegations",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -110,18 +115,21 @@ async fn network_tenants() {
         let expect = Expect {
             method: "PUT",
             path: "/tenants/tenantId%201%2Fx/tenantDelegations",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_tenant_delegations("tenantId 1/x")
+            .update_tenant_delegations(
+                "tenantId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_tenant_delegations");
@@ -132,17 +140,20 @@ async fn network_tenants() {
             method: "PUT",
             path: "/tenants/tenantId%201%2Fx/invitations",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 204u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .resend_tenant_invitation("tenantId 1/x")
+            .resend_tenant_invitation(
+                "tenantId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("resend_tenant_invitation");
@@ -152,7 +163,7 @@ async fn network_tenants() {
         let expect = Expect {
             method: "GET",
             path: "/tenants/tenantId%201%2Fx/admins",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -173,7 +184,7 @@ async fn network_tenants() {
         let expect = Expect {
             method: "GET",
             path: "/tenants/tenantId%201%2Fx/admins/adminId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -194,18 +205,22 @@ async fn network_tenants() {
         let expect = Expect {
             method: "PUT",
             path: "/tenants/tenantId%201%2Fx/admins/adminId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 204u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_tenant_admin("tenantId 1/x", "adminId 1/x")
+            .update_tenant_admin(
+                "tenantId 1/x",
+                "adminId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_tenant_admin");
@@ -215,12 +230,12 @@ async fn network_tenants() {
         let expect = Expect {
             method: "DELETE",
             path: "/tenants/tenantId%201%2Fx/admins/adminId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
+            status: 204u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -236,7 +251,7 @@ async fn network_tenants() {
         let expect = Expect {
             method: "GET",
             path: "/tenants/tenantId%201%2Fx/adminDelegations",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -257,28 +272,31 @@ async fn network_tenants() {
         let expect = Expect {
             method: "PUT",
             path: "/tenants/tenantId%201%2Fx/adminDelegations",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_tenant_admin_delegations("tenantId 1/x")
+            .update_tenant_admin_delegations(
+                "tenantId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_tenant_admin_delegations");
-        support::same_json(&out, "{\"sample\":true}", "update_tenant_admin_delegations");
+        support::same_json(&out, "{}", "update_tenant_admin_delegations");
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/tenantActivations/tenantId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -299,7 +317,7 @@ async fn network_tenants() {
         let expect = Expect {
             method: "DELETE",
             path: "/tenantActivations/tenantId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -320,7 +338,7 @@ async fn network_tenants() {
         let expect = Expect {
             method: "GET",
             path: "/tenantActivations/supportStatus/tenantId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -341,7 +359,7 @@ async fn network_tenants() {
         let expect = Expect {
             method: "PUT",
             path: "/tenantActivations/supportStatus/tenantId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -362,7 +380,7 @@ async fn network_tenants() {
         let expect = Expect {
             method: "DELETE",
             path: "/tenantActivations/supportStatus/tenantId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -383,7 +401,7 @@ async fn network_tenants() {
         let expect = Expect {
             method: "GET",
             path: "/brandings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -404,62 +422,60 @@ async fn network_tenants() {
         let expect = Expect {
             method: "PUT",
             path: "/brandings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_brandings()
+            .update_brandings(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_brandings");
-        support::same_json(&out, "{\"sample\":true}", "update_brandings");
+        support::same_json(&out, "{}", "update_brandings");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/brandings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_branding()
+            .create_branding(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_branding");
-        support::same_json(&out, "{\"sample\":true}", "create_branding");
+        support::same_json(&out, "{}", "create_branding");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/logoFiles",
-            accept: "application/json",
-            content_type: Some("multipart/form-data"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_logo_file(
-                ruckus_one_runtime::Multipart::new().text("file", "sample"),
-            )
+            .create_logo_file(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_logo_file");
@@ -469,28 +485,7 @@ async fn network_tenants() {
         let expect = Expect {
             method: "GET",
             path: "/logoFiles/fileId%201%2Fx",
-            accept: "image/*",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Bytes(b"\x00binary\r\nsample"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_logo_file("fileId 1/x")
-            .send()
-            .await
-            .expect("get_logo_file");
-        assert_eq!(& out[..], b"\x00binary\r\nsample", "get_logo_file");
-    }
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/firmwareUpgradeSchedules",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -501,7 +496,28 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_firmware_upgrade_schedule()
+            .get_logo_file("fileId 1/x")
+            .send()
+            .await
+            .expect("get_logo_file");
+        support::same_json(&out, "{\"sample\":true}", "get_logo_file");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/firmwareUpgradeSchedules",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .create_firmware_upgrade_schedule(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_firmware_upgrade_schedule");
@@ -515,18 +531,18 @@ async fn network_tenants() {
         let expect = Expect {
             method: "PATCH",
             path: "/tenantDelegations",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .patch_tenant_delegations()
+            .patch_tenant_delegations(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_tenant_delegations");
@@ -536,18 +552,18 @@ async fn network_tenants() {
         let expect = Expect {
             method: "PATCH",
             path: "/adminDelegations",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .patch_admin_delegations()
+            .patch_admin_delegations(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_admin_delegations");
@@ -557,7 +573,7 @@ async fn network_tenants() {
         let expect = Expect {
             method: "GET",
             path: "/tenants/self",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -579,42 +595,42 @@ async fn network_tenants() {
             method: "POST",
             path: "/tenants/notificationRecipients",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_tenant_notification_recipient()
+            .create_tenant_notification_recipient(
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_tenant_notification_recipient");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_tenant_notification_recipient",
-        );
+        support::same_json(&out, "{}", "create_tenant_notification_recipient");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/tenants/mobilePushNotifications",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_tenant_mobile_push_notification()
+            .create_tenant_mobile_push_notification(
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_tenant_mobile_push_notification");
@@ -628,18 +644,20 @@ async fn network_tenants() {
         let expect = Expect {
             method: "POST",
             path: "/tenants/notifications/recipients/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
+            body_json: Some("{}"),
+            status: 202u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_tenant_notification_recipients()
+            .query_tenant_notification_recipients(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_tenant_notification_recipients");
@@ -671,17 +689,17 @@ async fn network_tenants() {
             method: "PUT",
             path: "/tenants/betaFeatures",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_tenant_beta_features()
+            .update_tenant_beta_features(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("update_tenant_beta_features");
@@ -691,7 +709,7 @@ async fn network_tenants() {
         let expect = Expect {
             method: "GET",
             path: "/tenants/privacySettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -712,18 +730,18 @@ async fn network_tenants() {
         let expect = Expect {
             method: "POST",
             path: "/tenants/privacySettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_tenant_privacy_settings()
+            .create_tenant_privacy_settings(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_tenant_privacy_settings");
@@ -733,18 +751,18 @@ async fn network_tenants() {
         let expect = Expect {
             method: "PATCH",
             path: "/tenants/privacySettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .patch_tenant_privacy_settings()
+            .patch_tenant_privacy_settings(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_tenant_privacy_settings");
@@ -754,60 +772,73 @@ async fn network_tenants() {
         let expect = Expect {
             method: "POST",
             path: "/msps/mspTenantId%201%2Fx/ecInventories/query/csvFiles",
-            accept: "text/csv",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Bytes(b"\x00binary\r\nsample"),
+            answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .export_msp_ec_inventories_csv("mspTenantId 1/x")
+            .export_msp_ec_inventories_csv(
+                "mspTenantId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("export_msp_ec_inventories_csv");
-        assert_eq!(& out[..], b"\x00binary\r\nsample", "export_msp_ec_inventories_csv");
+        support::same_json(&out, "{\"sample\":true}", "export_msp_ec_inventories_csv");
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/admins",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
-        let out = client.network().update_admins().send().await.expect("update_admins");
-        support::same_json(&out, "{\"sample\":true}", "update_admins");
+        let out = client
+            .network()
+            .update_admins(&serde_json::json!({ "sample" : true }))
+            .send()
+            .await
+            .expect("update_admins");
+        support::same_json(&out, "{}", "update_admins");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/admins",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
-        let out = client.network().create_admin().send().await.expect("create_admin");
-        support::same_json(&out, "{\"sample\":true}", "create_admin");
+        let out = client
+            .network()
+            .create_admin(&serde_json::json!({ "sample" : true }))
+            .send()
+            .await
+            .expect("create_admin");
+        support::same_json(&out, "{}", "create_admin");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/admins/adminId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -828,13 +859,13 @@ async fn network_tenants() {
         let expect = Expect {
             method: "DELETE",
             path: "/admins/adminId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -843,22 +874,27 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_admin");
-        support::same_json(&out, "{\"sample\":true}", "delete_admin");
+        support::same_json(&out, "{}", "delete_admin");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/admins/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
-        let out = client.network().query_admins().send().await.expect("query_admins");
+        let out = client
+            .network()
+            .query_admins(&ruckus_one::network::tenants::AdminQueryRequest::new())
+            .send()
+            .await
+            .expect("query_admins");
         support::same_json(&out, "{\"sample\":true}", "query_admins");
     }
     #[allow(deprecated)]

@@ -131,60 +131,63 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "POST",
             path: "/wifiNetworks",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_wifi_network()
+            .create_wifi_network(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_wifi_network");
-        support::same_json(&out, "{\"sample\":true}", "create_wifi_network");
+        support::same_json(&out, "{}", "create_wifi_network");
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/wifiNetworks/wifiNetworkId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_wifi_network("wifiNetworkId 1/x")
+            .update_wifi_network(
+                "wifiNetworkId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_wifi_network");
-        support::same_json(&out, "{\"sample\":true}", "update_wifi_network");
+        support::same_json(&out, "{}", "update_wifi_network");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/wifiNetworks/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_wifi_networks()
+            .query_wifi_networks(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
             .expect("query_wifi_networks");
@@ -308,7 +311,7 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx/settings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -329,43 +332,45 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx/settings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_wifi_network_settings("venueId 1/x", "wifiNetworkId 1/x")
+            .update_venue_wifi_network_settings(
+                "venueId 1/x",
+                "wifiNetworkId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_wifi_network_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_wifi_network_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_wifi_network_settings");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/wifiNetworks/apCompatibilities/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_wifi_network_ap_compatibilities()
+            .query_wifi_network_ap_compatibilities(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_wifi_network_ap_compatibilities");
@@ -375,18 +380,18 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "POST",
             path: "/wifiFeatureSets/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_wifi_feature_sets()
+            .query_wifi_feature_sets(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
             .expect("query_wifi_feature_sets");
@@ -595,12 +600,12 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "POST",
             path: "/wifiNetworks/wifiNetworkId%201%2Fx/guestUsers",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
+            status: 201u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -619,18 +624,21 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "PATCH",
             path: "/wifiNetworks/wifiNetworkId%201%2Fx/guestUsers",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .patch_wifi_network_guest_users("wifiNetworkId 1/x")
+            .patch_wifi_network_guest_users(
+                "wifiNetworkId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("patch_wifi_network_guest_users");
@@ -640,7 +648,7 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "GET",
             path: "/wifiNetworks/wifiNetworkId%201%2Fx/guestUsers/guestUserId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -661,18 +669,22 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "PATCH",
             path: "/wifiNetworks/wifiNetworkId%201%2Fx/guestUsers/guestUserId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .patch_wifi_network_guest_user("wifiNetworkId 1/x", "guestUserId 1/x")
+            .patch_wifi_network_guest_user(
+                "wifiNetworkId 1/x",
+                "guestUserId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("patch_wifi_network_guest_user");
@@ -682,7 +694,7 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "DELETE",
             path: "/wifiNetworks/wifiNetworkId%201%2Fx/guestUsers/guestUserId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -745,12 +757,12 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "POST",
             path: "/portalServiceProfiles",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
+            status: 201u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -789,7 +801,7 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "GET",
             path: "/portalServiceProfiles/portalServiceProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -810,13 +822,13 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "PUT",
             path: "/portalServiceProfiles/portalServiceProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -828,19 +840,19 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("update_portal_service_profile");
-        support::same_json(&out, "{\"sample\":true}", "update_portal_service_profile");
+        support::same_json(&out, "{}", "update_portal_service_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/portalServiceProfiles/portalServiceProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -849,17 +861,17 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_portal_service_profile");
-        support::same_json(&out, "{\"sample\":true}", "delete_portal_service_profile");
+        support::same_json(&out, "{}", "delete_portal_service_profile");
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/portalServiceProfiles/portalServiceProfileId%201%2Fx/poweredImages",
-            accept: "application/json",
-            content_type: Some("multipart/form-data"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -868,7 +880,7 @@ async fn network_wireless_networks() {
             .network()
             .update_portal_service_profile_powered_image(
                 "portalServiceProfileId 1/x",
-                ruckus_one_runtime::Multipart::new().text("file", "sample"),
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
@@ -883,11 +895,11 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "PUT",
             path: "/portalServiceProfiles/portalServiceProfileId%201%2Fx/photos",
-            accept: "application/json",
-            content_type: Some("multipart/form-data"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -896,7 +908,7 @@ async fn network_wireless_networks() {
             .network()
             .update_portal_service_profile_photo(
                 "portalServiceProfileId 1/x",
-                ruckus_one_runtime::Multipart::new().text("file", "sample"),
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
@@ -911,11 +923,11 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "PUT",
             path: "/portalServiceProfiles/portalServiceProfileId%201%2Fx/logos",
-            accept: "application/json",
-            content_type: Some("multipart/form-data"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -924,7 +936,7 @@ async fn network_wireless_networks() {
             .network()
             .update_portal_service_profile_logo(
                 "portalServiceProfileId 1/x",
-                ruckus_one_runtime::Multipart::new().text("file", "sample"),
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
@@ -939,11 +951,11 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "PUT",
             path: "/portalServiceProfiles/portalServiceProfileId%201%2Fx/backgroundImages",
-            accept: "application/json",
-            content_type: Some("multipart/form-data"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -952,7 +964,7 @@ async fn network_wireless_networks() {
             .network()
             .update_portal_service_profile_background_image(
                 "portalServiceProfileId 1/x",
-                ruckus_one_runtime::Multipart::new().text("file", "sample"),
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
@@ -1044,12 +1056,12 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "POST",
             path: "/templates/portalServiceProfiles",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
+            status: 201u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1096,7 +1108,7 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "GET",
             path: "/templates/portalServiceProfiles/portalServiceProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1117,13 +1129,13 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "PUT",
             path: "/templates/portalServiceProfiles/portalServiceProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1135,23 +1147,19 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("update_template_portal_service_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_template_portal_service_profile",
-        );
+        support::same_json(&out, "{}", "update_template_portal_service_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/templates/portalServiceProfiles/portalServiceProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1160,21 +1168,17 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_template_portal_service_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_template_portal_service_profile",
-        );
+        support::same_json(&out, "{}", "delete_template_portal_service_profile");
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/templates/portalServiceProfiles/portalServiceProfileId%201%2Fx/poweredImages",
-            accept: "application/json",
-            content_type: Some("multipart/form-data"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -1183,7 +1187,7 @@ async fn network_wireless_networks() {
             .network()
             .update_template_portal_service_profile_powered_image(
                 "portalServiceProfileId 1/x",
-                ruckus_one_runtime::Multipart::new().text("file", "sample"),
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
@@ -1198,11 +1202,11 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "PUT",
             path: "/templates/portalServiceProfiles/portalServiceProfileId%201%2Fx/photos",
-            accept: "application/json",
-            content_type: Some("multipart/form-data"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -1211,7 +1215,7 @@ async fn network_wireless_networks() {
             .network()
             .update_template_portal_service_profile_photo(
                 "portalServiceProfileId 1/x",
-                ruckus_one_runtime::Multipart::new().text("file", "sample"),
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
@@ -1226,11 +1230,11 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "PUT",
             path: "/templates/portalServiceProfiles/portalServiceProfileId%201%2Fx/logos",
-            accept: "application/json",
-            content_type: Some("multipart/form-data"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -1239,7 +1243,7 @@ async fn network_wireless_networks() {
             .network()
             .update_template_portal_service_profile_logo(
                 "portalServiceProfileId 1/x",
-                ruckus_one_runtime::Multipart::new().text("file", "sample"),
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
@@ -1254,11 +1258,11 @@ async fn network_wireless_networks() {
         let expect = Expect {
             method: "PUT",
             path: "/templates/portalServiceProfiles/portalServiceProfileId%201%2Fx/backgroundImages",
-            accept: "application/json",
-            content_type: Some("multipart/form-data"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -1267,7 +1271,7 @@ async fn network_wireless_networks() {
             .network()
             .update_template_portal_service_profile_background_image(
                 "portalServiceProfileId 1/x",
-                ruckus_one_runtime::Multipart::new().text("file", "sample"),
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await

@@ -10,18 +10,20 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/accessControlProfiles/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_access_control_profiles()
+            .query_access_control_profiles(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_access_control_profiles");
@@ -31,7 +33,7 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "GET",
             path: "/accessControlProfiles/accessControlProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -52,34 +54,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/accessControlProfiles/accessControlProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_access_control_profile("accessControlProfileId 1/x")
+            .update_access_control_profile(
+                "accessControlProfileId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_access_control_profile");
-        support::same_json(&out, "{\"sample\":true}", "update_access_control_profile");
+        support::same_json(&out, "{}", "update_access_control_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/accessControlProfiles/accessControlProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -88,19 +93,19 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_access_control_profile");
-        support::same_json(&out, "{\"sample\":true}", "delete_access_control_profile");
+        support::same_json(&out, "{}", "delete_access_control_profile");
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/accessControlProfiles/accessControlProfileId%201%2Fx/applicationPolicies/applicationPolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -114,7 +119,7 @@ async fn network_wireless_policies() {
             .expect("add_application_policy_to_access_control_profile");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "add_application_policy_to_access_control_profile",
         );
     }
@@ -122,13 +127,13 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "DELETE",
             path: "/accessControlProfiles/accessControlProfileId%201%2Fx/applicationPolicies/applicationPolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -142,7 +147,7 @@ async fn network_wireless_policies() {
             .expect("remove_application_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "remove_application_policy_from_access_control_profile",
         );
     }
@@ -150,13 +155,13 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/accessControlProfiles/accessControlProfileId%201%2Fx/devicePolicies/devicePolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -168,23 +173,19 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("add_device_policy_to_access_control_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "add_device_policy_to_access_control_profile",
-        );
+        support::same_json(&out, "{}", "add_device_policy_to_access_control_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/accessControlProfiles/accessControlProfileId%201%2Fx/devicePolicies/devicePolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -198,7 +199,7 @@ async fn network_wireless_policies() {
             .expect("remove_device_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "remove_device_policy_from_access_control_profile",
         );
     }
@@ -206,13 +207,13 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/accessControlProfiles/accessControlProfileId%201%2Fx/l2AclPolicies/l2AclPolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -224,23 +225,19 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("add_l2_acl_policy_to_access_control_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "add_l2_acl_policy_to_access_control_profile",
-        );
+        support::same_json(&out, "{}", "add_l2_acl_policy_to_access_control_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/accessControlProfiles/accessControlProfileId%201%2Fx/l2AclPolicies/l2AclPolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -254,7 +251,7 @@ async fn network_wireless_policies() {
             .expect("remove_l2_acl_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "remove_l2_acl_policy_from_access_control_profile",
         );
     }
@@ -262,13 +259,13 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/accessControlProfiles/accessControlProfileId%201%2Fx/l3AclPolicies/l3AclPolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -280,23 +277,19 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("add_l3_acl_policy_to_access_control_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "add_l3_acl_policy_to_access_control_profile",
-        );
+        support::same_json(&out, "{}", "add_l3_acl_policy_to_access_control_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/accessControlProfiles/accessControlProfileId%201%2Fx/l3AclPolicies/l3AclPolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -310,7 +303,7 @@ async fn network_wireless_policies() {
             .expect("remove_l3_acl_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "remove_l3_acl_policy_from_access_control_profile",
         );
     }
@@ -318,22 +311,22 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/applicationPolicies",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_application_policy()
+            .create_application_policy(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_application_policy");
-        support::same_json(&out, "{\"sample\":true}", "create_application_policy");
+        support::same_json(&out, "{}", "create_application_policy");
     }
     {
         let expect = Expect {
@@ -360,18 +353,20 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/applicationPolicies/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_application_policies()
+            .query_application_policies(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_application_policies");
@@ -381,7 +376,7 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "GET",
             path: "/applicationPolicies/applicationPolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -402,34 +397,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/applicationPolicies/applicationPolicyId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_application_policy("applicationPolicyId 1/x")
+            .update_application_policy(
+                "applicationPolicyId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_application_policy");
-        support::same_json(&out, "{\"sample\":true}", "update_application_policy");
+        support::same_json(&out, "{}", "update_application_policy");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/applicationPolicies/applicationPolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -438,28 +436,28 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_application_policy");
-        support::same_json(&out, "{\"sample\":true}", "delete_application_policy");
+        support::same_json(&out, "{}", "delete_application_policy");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/devicePolicies",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_device_policy()
+            .create_device_policy(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_device_policy");
-        support::same_json(&out, "{\"sample\":true}", "create_device_policy");
+        support::same_json(&out, "{}", "create_device_policy");
     }
     {
         let expect = Expect {
@@ -486,18 +484,18 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/devicePolicies/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_device_policies()
+            .query_device_policies(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
             .expect("query_device_policies");
@@ -507,7 +505,7 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "GET",
             path: "/devicePolicies/devicePolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -528,34 +526,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/devicePolicies/devicePolicyId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_device_policy("devicePolicyId 1/x")
+            .update_device_policy(
+                "devicePolicyId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_device_policy");
-        support::same_json(&out, "{\"sample\":true}", "update_device_policy");
+        support::same_json(&out, "{}", "update_device_policy");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/devicePolicies/devicePolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -564,28 +565,28 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_device_policy");
-        support::same_json(&out, "{\"sample\":true}", "delete_device_policy");
+        support::same_json(&out, "{}", "delete_device_policy");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/l2AclPolicies",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_l2_acl_policy()
+            .create_l2_acl_policy(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_l2_acl_policy");
-        support::same_json(&out, "{\"sample\":true}", "create_l2_acl_policy");
+        support::same_json(&out, "{}", "create_l2_acl_policy");
     }
     {
         let expect = Expect {
@@ -612,18 +613,18 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/l2AclPolicies/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_l2_acl_policies()
+            .query_l2_acl_policies(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
             .expect("query_l2_acl_policies");
@@ -633,7 +634,7 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "GET",
             path: "/l2AclPolicies/l2AclPolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -654,34 +655,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/l2AclPolicies/l2AclPolicyId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_l2_acl_policy("l2AclPolicyId 1/x")
+            .update_l2_acl_policy(
+                "l2AclPolicyId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_l2_acl_policy");
-        support::same_json(&out, "{\"sample\":true}", "update_l2_acl_policy");
+        support::same_json(&out, "{}", "update_l2_acl_policy");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/l2AclPolicies/l2AclPolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -690,28 +694,28 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_l2_acl_policy");
-        support::same_json(&out, "{\"sample\":true}", "delete_l2_acl_policy");
+        support::same_json(&out, "{}", "delete_l2_acl_policy");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/l3AclPolicies",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_l3_acl_policy()
+            .create_l3_acl_policy(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_l3_acl_policy");
-        support::same_json(&out, "{\"sample\":true}", "create_l3_acl_policy");
+        support::same_json(&out, "{}", "create_l3_acl_policy");
     }
     {
         let expect = Expect {
@@ -738,18 +742,18 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/l3AclPolicies/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_l3_acl_policies()
+            .query_l3_acl_policies(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
             .expect("query_l3_acl_policies");
@@ -759,7 +763,7 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "GET",
             path: "/l3AclPolicies/l3AclPolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -780,34 +784,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/l3AclPolicies/l3AclPolicyId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_l3_acl_policy("l3AclPolicyId 1/x")
+            .update_l3_acl_policy(
+                "l3AclPolicyId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_l3_acl_policy");
-        support::same_json(&out, "{\"sample\":true}", "update_l3_acl_policy");
+        support::same_json(&out, "{}", "update_l3_acl_policy");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/l3AclPolicies/l3AclPolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -816,13 +823,13 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_l3_acl_policy");
-        support::same_json(&out, "{\"sample\":true}", "delete_l3_acl_policy");
+        support::same_json(&out, "{}", "delete_l3_acl_policy");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/applicationLibraries/applicationLibraryId%201%2Fx/categories",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -847,7 +854,7 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "GET",
             path: "/applicationLibraries/applicationLibraryId%201%2Fx/categories/categoryId%201%2Fx/applications",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -875,7 +882,7 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "GET",
             path: "/applicationLibrarySettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -901,52 +908,48 @@ async fn network_wireless_policies() {
             method: "PATCH",
             path: "/applicationLibrarySettings",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .patch_application_library_settings()
+            .patch_application_library_settings(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("patch_application_library_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "patch_application_library_settings",
-        );
+        support::same_json(&out, "{}", "patch_application_library_settings");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/clientIsolationProfiles",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_client_isolation_profile()
+            .create_client_isolation_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_client_isolation_profile");
-        support::same_json(&out, "{\"sample\":true}", "create_client_isolation_profile");
+        support::same_json(&out, "{}", "create_client_isolation_profile");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/clientIsolationProfiles/clientIsolationProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -967,34 +970,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/clientIsolationProfiles/clientIsolationProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_client_isolation_profile("clientIsolationProfileId 1/x")
+            .update_client_isolation_profile(
+                "clientIsolationProfileId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_client_isolation_profile");
-        support::same_json(&out, "{\"sample\":true}", "update_client_isolation_profile");
+        support::same_json(&out, "{}", "update_client_isolation_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/clientIsolationProfiles/clientIsolationProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1003,24 +1009,26 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_client_isolation_profile");
-        support::same_json(&out, "{\"sample\":true}", "delete_client_isolation_profile");
+        support::same_json(&out, "{}", "delete_client_isolation_profile");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/clientIsolationProfiles/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_client_isolation_profiles()
+            .query_client_isolation_profiles(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_client_isolation_profiles");
@@ -1030,32 +1038,28 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/hotspot20IdentityProviders",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_hotspot20_identity_provider()
+            .create_hotspot20_identity_provider(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_hotspot20_identity_provider");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_hotspot20_identity_provider",
-        );
+        support::same_json(&out, "{}", "create_hotspot20_identity_provider");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/hotspot20IdentityProviders/hotspot20IdentityProviderId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1076,38 +1080,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/hotspot20IdentityProviders/hotspot20IdentityProviderId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_hotspot20_identity_provider("hotspot20IdentityProviderId 1/x")
+            .update_hotspot20_identity_provider(
+                "hotspot20IdentityProviderId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_hotspot20_identity_provider");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_hotspot20_identity_provider",
-        );
+        support::same_json(&out, "{}", "update_hotspot20_identity_provider");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/hotspot20IdentityProviders/hotspot20IdentityProviderId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1116,23 +1119,19 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_hotspot20_identity_provider");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_hotspot20_identity_provider",
-        );
+        support::same_json(&out, "{}", "delete_hotspot20_identity_provider");
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/hotspot20IdentityProviders/hotspot20IdentityProviderId%201%2Fx/radiusServerProfiles/radiusId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1146,7 +1145,7 @@ async fn network_wireless_policies() {
             .expect("add_radius_server_profile_to_hotspot20_identity_provider");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "add_radius_server_profile_to_hotspot20_identity_provider",
         );
     }
@@ -1154,13 +1153,13 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "DELETE",
             path: "/hotspot20IdentityProviders/hotspot20IdentityProviderId%201%2Fx/radiusServerProfiles/radiusId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1174,7 +1173,7 @@ async fn network_wireless_policies() {
             .expect("remove_radius_server_profile_from_hotspot20_identity_provider");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "remove_radius_server_profile_from_hotspot20_identity_provider",
         );
     }
@@ -1182,28 +1181,28 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/hotspot20Operators",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_hotspot20_operator()
+            .create_hotspot20_operator(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_hotspot20_operator");
-        support::same_json(&out, "{\"sample\":true}", "create_hotspot20_operator");
+        support::same_json(&out, "{}", "create_hotspot20_operator");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/hotspot20Operators/hotspot20OperatorId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1224,34 +1223,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/hotspot20Operators/hotspot20OperatorId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_hotspot20_operator("hotspot20OperatorId 1/x")
+            .update_hotspot20_operator(
+                "hotspot20OperatorId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_hotspot20_operator");
-        support::same_json(&out, "{\"sample\":true}", "update_hotspot20_operator");
+        support::same_json(&out, "{}", "update_hotspot20_operator");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/hotspot20Operators/hotspot20OperatorId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1260,34 +1262,34 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_hotspot20_operator");
-        support::same_json(&out, "{\"sample\":true}", "delete_hotspot20_operator");
+        support::same_json(&out, "{}", "delete_hotspot20_operator");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/lbsServerProfiles",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_lbs_server_profile()
+            .create_lbs_server_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_lbs_server_profile");
-        support::same_json(&out, "{\"sample\":true}", "create_lbs_server_profile");
+        support::same_json(&out, "{}", "create_lbs_server_profile");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/lbsServerProfiles/lbsServerProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1308,34 +1310,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/lbsServerProfiles/lbsServerProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_lbs_server_profile("lbsServerProfileId 1/x")
+            .update_lbs_server_profile(
+                "lbsServerProfileId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_lbs_server_profile");
-        support::same_json(&out, "{\"sample\":true}", "update_lbs_server_profile");
+        support::same_json(&out, "{}", "update_lbs_server_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/lbsServerProfiles/lbsServerProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1344,24 +1349,24 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_lbs_server_profile");
-        support::same_json(&out, "{\"sample\":true}", "delete_lbs_server_profile");
+        support::same_json(&out, "{}", "delete_lbs_server_profile");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/lbsServerProfiles/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_lbs_server_profiles()
+            .query_lbs_server_profiles(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
             .expect("query_lbs_server_profiles");
@@ -1371,32 +1376,28 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/multicastDnsProxyProfiles",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_multicast_dns_proxy_profile()
+            .create_multicast_dns_proxy_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_multicast_dns_proxy_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_multicast_dns_proxy_profile",
-        );
+        support::same_json(&out, "{}", "create_multicast_dns_proxy_profile");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/multicastDnsProxyProfiles/multicastDnsProxyProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1417,38 +1418,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/multicastDnsProxyProfiles/multicastDnsProxyProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_multicast_dns_proxy_profile("multicastDnsProxyProfileId 1/x")
+            .update_multicast_dns_proxy_profile(
+                "multicastDnsProxyProfileId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_multicast_dns_proxy_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_multicast_dns_proxy_profile",
-        );
+        support::same_json(&out, "{}", "update_multicast_dns_proxy_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/multicastDnsProxyProfiles/multicastDnsProxyProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1457,28 +1457,26 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_multicast_dns_proxy_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_multicast_dns_proxy_profile",
-        );
+        support::same_json(&out, "{}", "delete_multicast_dns_proxy_profile");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/multicastDnsProxyProfiles/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_multicast_dns_proxy_profiles()
+            .query_multicast_dns_proxy_profiles(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_multicast_dns_proxy_profiles");
@@ -1488,28 +1486,28 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/roguePolicies",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_rogue_policy()
+            .create_rogue_policy(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_rogue_policy");
-        support::same_json(&out, "{\"sample\":true}", "create_rogue_policy");
+        support::same_json(&out, "{}", "create_rogue_policy");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/roguePolicies/roguePolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1530,34 +1528,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/roguePolicies/roguePolicyId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_rogue_policy("roguePolicyId 1/x")
+            .update_rogue_policy(
+                "roguePolicyId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_rogue_policy");
-        support::same_json(&out, "{\"sample\":true}", "update_rogue_policy");
+        support::same_json(&out, "{}", "update_rogue_policy");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/roguePolicies/roguePolicyId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1566,24 +1567,24 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_rogue_policy");
-        support::same_json(&out, "{\"sample\":true}", "delete_rogue_policy");
+        support::same_json(&out, "{}", "delete_rogue_policy");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/roguePolicies/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_rogue_policies()
+            .query_rogue_policies(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
             .expect("query_rogue_policies");
@@ -1593,28 +1594,28 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/snmpAgentProfiles",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_snmp_agent_profile()
+            .create_snmp_agent_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_snmp_agent_profile");
-        support::same_json(&out, "{\"sample\":true}", "create_snmp_agent_profile");
+        support::same_json(&out, "{}", "create_snmp_agent_profile");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/snmpAgentProfiles/snmpAgentProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1635,34 +1636,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/snmpAgentProfiles/snmpAgentProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_snmp_agent_profile("snmpAgentProfileId 1/x")
+            .update_snmp_agent_profile(
+                "snmpAgentProfileId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_snmp_agent_profile");
-        support::same_json(&out, "{\"sample\":true}", "update_snmp_agent_profile");
+        support::same_json(&out, "{}", "update_snmp_agent_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/snmpAgentProfiles/snmpAgentProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1671,24 +1675,24 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_snmp_agent_profile");
-        support::same_json(&out, "{\"sample\":true}", "delete_snmp_agent_profile");
+        support::same_json(&out, "{}", "delete_snmp_agent_profile");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/snmpAgentProfiles/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_snmp_agent_profiles()
+            .query_snmp_agent_profiles(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
             .expect("query_snmp_agent_profiles");
@@ -1698,28 +1702,28 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/softGreProfiles",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_soft_gre_profile()
+            .create_soft_gre_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_soft_gre_profile");
-        support::same_json(&out, "{\"sample\":true}", "create_soft_gre_profile");
+        support::same_json(&out, "{}", "create_soft_gre_profile");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/softGreProfiles/softGreProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1740,34 +1744,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/softGreProfiles/softGreProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_soft_gre_profile("softGreProfileId 1/x")
+            .update_soft_gre_profile(
+                "softGreProfileId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_soft_gre_profile");
-        support::same_json(&out, "{\"sample\":true}", "update_soft_gre_profile");
+        support::same_json(&out, "{}", "update_soft_gre_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/softGreProfiles/softGreProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1776,24 +1783,24 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_soft_gre_profile");
-        support::same_json(&out, "{\"sample\":true}", "delete_soft_gre_profile");
+        support::same_json(&out, "{}", "delete_soft_gre_profile");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/softGreProfiles/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_soft_gre_profiles()
+            .query_soft_gre_profiles(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
             .expect("query_soft_gre_profiles");
@@ -1803,13 +1810,13 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/tunnelServiceProfiles",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1820,13 +1827,13 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_tunnel_service_profile");
-        support::same_json(&out, "{\"sample\":true}", "create_tunnel_service_profile");
+        support::same_json(&out, "{}", "create_tunnel_service_profile");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/tunnelServiceProfiles/tunnelServiceProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1847,13 +1854,13 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/tunnelServiceProfiles/tunnelServiceProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1865,19 +1872,19 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_tunnel_service_profile");
-        support::same_json(&out, "{\"sample\":true}", "update_tunnel_service_profile");
+        support::same_json(&out, "{}", "update_tunnel_service_profile");
     }
     {
         let expect = Expect {
             method: "PATCH",
             path: "/tunnelServiceProfiles/tunnelServiceProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1889,19 +1896,19 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("patch_tunnel_service_profile");
-        support::same_json(&out, "{\"sample\":true}", "patch_tunnel_service_profile");
+        support::same_json(&out, "{}", "patch_tunnel_service_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/tunnelServiceProfiles/tunnelServiceProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1910,24 +1917,26 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_tunnel_service_profile");
-        support::same_json(&out, "{\"sample\":true}", "delete_tunnel_service_profile");
+        support::same_json(&out, "{}", "delete_tunnel_service_profile");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/tunnelServiceProfiles/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_tunnel_service_profiles()
+            .query_tunnel_service_profiles(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_tunnel_service_profiles");
@@ -1937,28 +1946,28 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/syslogServerProfiles",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_syslog_server_profile()
+            .create_syslog_server_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_syslog_server_profile");
-        support::same_json(&out, "{\"sample\":true}", "create_syslog_server_profile");
+        support::same_json(&out, "{}", "create_syslog_server_profile");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/syslogServerProfiles/syslogServerProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1979,34 +1988,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/syslogServerProfiles/syslogServerProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_syslog_server_profile("syslogServerProfileId 1/x")
+            .update_syslog_server_profile(
+                "syslogServerProfileId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_syslog_server_profile");
-        support::same_json(&out, "{\"sample\":true}", "update_syslog_server_profile");
+        support::same_json(&out, "{}", "update_syslog_server_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/syslogServerProfiles/syslogServerProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2015,24 +2027,26 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_syslog_server_profile");
-        support::same_json(&out, "{\"sample\":true}", "delete_syslog_server_profile");
+        support::same_json(&out, "{}", "delete_syslog_server_profile");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/syslogServerProfiles/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_syslog_server_profiles()
+            .query_syslog_server_profiles(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_syslog_server_profiles");
@@ -2042,28 +2056,28 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/radiusServerProfiles",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_radius_server_profile()
+            .create_radius_server_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_radius_server_profile");
-        support::same_json(&out, "{\"sample\":true}", "create_radius_server_profile");
+        support::same_json(&out, "{}", "create_radius_server_profile");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/radiusServerProfiles/radiusServerProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2084,34 +2098,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/radiusServerProfiles/radiusServerProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_radius_server_profile("radiusServerProfileId 1/x")
+            .update_radius_server_profile(
+                "radiusServerProfileId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_radius_server_profile");
-        support::same_json(&out, "{\"sample\":true}", "update_radius_server_profile");
+        support::same_json(&out, "{}", "update_radius_server_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/radiusServerProfiles/radiusServerProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2120,24 +2137,26 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_radius_server_profile");
-        support::same_json(&out, "{\"sample\":true}", "delete_radius_server_profile");
+        support::same_json(&out, "{}", "delete_radius_server_profile");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/radiusServerProfiles/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_radius_server_profiles()
+            .query_radius_server_profiles(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_radius_server_profiles");
@@ -2147,32 +2166,28 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/dhcpConfigServiceProfiles",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_dhcp_config_service_profile()
+            .create_dhcp_config_service_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_dhcp_config_service_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_dhcp_config_service_profile",
-        );
+        support::same_json(&out, "{}", "create_dhcp_config_service_profile");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/dhcpConfigServiceProfiles/dhcpConfigServiceProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2193,38 +2208,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/dhcpConfigServiceProfiles/dhcpConfigServiceProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_dhcp_config_service_profile("dhcpConfigServiceProfileId 1/x")
+            .update_dhcp_config_service_profile(
+                "dhcpConfigServiceProfileId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_dhcp_config_service_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_dhcp_config_service_profile",
-        );
+        support::same_json(&out, "{}", "update_dhcp_config_service_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/dhcpConfigServiceProfiles/dhcpConfigServiceProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2233,28 +2247,26 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_dhcp_config_service_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_dhcp_config_service_profile",
-        );
+        support::same_json(&out, "{}", "delete_dhcp_config_service_profile");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/dhcpConfigServiceProfiles/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_dhcp_config_service_profiles()
+            .query_dhcp_config_service_profiles(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_dhcp_config_service_profiles");
@@ -2264,32 +2276,28 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/wifiCallingServiceProfiles",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_wifi_calling_service_profile()
+            .create_wifi_calling_service_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_wifi_calling_service_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_wifi_calling_service_profile",
-        );
+        support::same_json(&out, "{}", "create_wifi_calling_service_profile");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/wifiCallingServiceProfiles/wifiCallingServiceProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2314,38 +2322,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/wifiCallingServiceProfiles/wifiCallingServiceProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_wifi_calling_service_profile("wifiCallingServiceProfileId 1/x")
+            .update_wifi_calling_service_profile(
+                "wifiCallingServiceProfileId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_wifi_calling_service_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_wifi_calling_service_profile",
-        );
+        support::same_json(&out, "{}", "update_wifi_calling_service_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/wifiCallingServiceProfiles/wifiCallingServiceProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2354,28 +2361,26 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_wifi_calling_service_profile");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_wifi_calling_service_profile",
-        );
+        support::same_json(&out, "{}", "delete_wifi_calling_service_profile");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/wifiCallingServiceProfiles/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_wifi_calling_service_profiles()
+            .query_wifi_calling_service_profiles(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_wifi_calling_service_profiles");
@@ -2385,28 +2390,28 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/vlanPoolProfiles",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_vlan_pool_profile()
+            .create_vlan_pool_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_vlan_pool_profile");
-        support::same_json(&out, "{\"sample\":true}", "create_vlan_pool_profile");
+        support::same_json(&out, "{}", "create_vlan_pool_profile");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/vlanPoolProfiles/vlanPoolProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2427,34 +2432,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/vlanPoolProfiles/vlanPoolProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_vlan_pool_profile("vlanPoolProfileId 1/x")
+            .update_vlan_pool_profile(
+                "vlanPoolProfileId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_vlan_pool_profile");
-        support::same_json(&out, "{\"sample\":true}", "update_vlan_pool_profile");
+        support::same_json(&out, "{}", "update_vlan_pool_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/vlanPoolProfiles/vlanPoolProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2463,24 +2471,24 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_vlan_pool_profile");
-        support::same_json(&out, "{\"sample\":true}", "delete_vlan_pool_profile");
+        support::same_json(&out, "{}", "delete_vlan_pool_profile");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/vlanPoolProfiles/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_vlan_pool_profiles()
+            .query_vlan_pool_profiles(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
             .expect("query_vlan_pool_profiles");
@@ -2490,28 +2498,28 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "POST",
             path: "/ethernetPortProfiles",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_ethernet_port_profile()
+            .create_ethernet_port_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_ethernet_port_profile");
-        support::same_json(&out, "{\"sample\":true}", "create_ethernet_port_profile");
+        support::same_json(&out, "{}", "create_ethernet_port_profile");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/ethernetPortProfiles/ethernetPortProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2532,34 +2540,37 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/ethernetPortProfiles/ethernetPortProfileId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_ethernet_port_profile("ethernetPortProfileId 1/x")
+            .update_ethernet_port_profile(
+                "ethernetPortProfileId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_ethernet_port_profile");
-        support::same_json(&out, "{\"sample\":true}", "update_ethernet_port_profile");
+        support::same_json(&out, "{}", "update_ethernet_port_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/ethernetPortProfiles/ethernetPortProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2568,24 +2579,26 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_ethernet_port_profile");
-        support::same_json(&out, "{\"sample\":true}", "delete_ethernet_port_profile");
+        support::same_json(&out, "{}", "delete_ethernet_port_profile");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/ethernetPortProfiles/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_ethernet_port_profiles()
+            .query_ethernet_port_profiles(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_ethernet_port_profiles");
@@ -2595,13 +2608,13 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "PUT",
             path: "/ethernetPortProfiles/ethernetPortProfileId%201%2Fx/radiusServerProfiles/radiusServerProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2615,7 +2628,7 @@ async fn network_wireless_policies() {
             .expect("add_radius_server_profile_to_ethernet_port_profile");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "add_radius_server_profile_to_ethernet_port_profile",
         );
     }
@@ -2623,13 +2636,13 @@ async fn network_wireless_policies() {
         let expect = Expect {
             method: "DELETE",
             path: "/ethernetPortProfiles/ethernetPortProfileId%201%2Fx/radiusServerProfiles/radiusServerProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2643,7 +2656,7 @@ async fn network_wireless_policies() {
             .expect("remove_radius_server_profile_from_ethernet_port_profile");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "remove_radius_server_profile_from_ethernet_port_profile",
         );
     }

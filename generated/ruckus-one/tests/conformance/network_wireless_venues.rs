@@ -10,7 +10,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apBssColoringSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -35,32 +35,31 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apBssColoringSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_bss_coloring_settings("venueId 1/x")
+            .update_venue_ap_bss_coloring_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_bss_coloring_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_bss_coloring_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_ap_bss_coloring_settings");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apCellularSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -81,32 +80,31 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apCellularSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_cellular_settings("venueId 1/x")
+            .update_venue_ap_cellular_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_cellular_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_cellular_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_ap_cellular_settings");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apClientAdmissionControlSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -131,24 +129,27 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apClientAdmissionControlSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_client_admission_control_settings("venueId 1/x")
+            .update_venue_ap_client_admission_control_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_client_admission_control_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "update_venue_ap_client_admission_control_settings",
         );
     }
@@ -156,7 +157,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apDirectedMulticastSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -181,32 +182,31 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apDirectedMulticastSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_directed_multicast_settings("venueId 1/x")
+            .update_venue_ap_directed_multicast_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_directed_multicast_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_directed_multicast_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_ap_directed_multicast_settings");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apDosProtectionSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -231,26 +231,25 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apDosProtectionSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_dos_protection_settings("venueId 1/x")
+            .update_venue_ap_dos_protection_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_dos_protection_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_dos_protection_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_ap_dos_protection_settings");
     }
     {
         let expect = Expect {
@@ -344,7 +343,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apLoadBalancingSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -369,32 +368,31 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apLoadBalancingSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_load_balancing_settings("venueId 1/x")
+            .update_venue_ap_load_balancing_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_load_balancing_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_load_balancing_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_ap_load_balancing_settings");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apManagementTrafficVlanSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -419,24 +417,27 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apManagementTrafficVlanSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_management_traffic_vlan_settings("venueId 1/x")
+            .update_venue_ap_management_traffic_vlan_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_management_traffic_vlan_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "update_venue_ap_management_traffic_vlan_settings",
         );
     }
@@ -444,7 +445,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apMeshSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -465,28 +466,31 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apMeshSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_mesh_settings("venueId 1/x")
+            .update_venue_ap_mesh_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_mesh_settings");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_ap_mesh_settings");
+        support::same_json(&out, "{}", "update_venue_ap_mesh_settings");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apModelAntennaTypeSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -511,32 +515,31 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apModelAntennaTypeSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_model_antenna_type_settings("venueId 1/x")
+            .update_venue_ap_model_antenna_type_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_model_antenna_type_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_model_antenna_type_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_ap_model_antenna_type_settings");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apModelBandModeSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -561,32 +564,31 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apModelBandModeSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_model_band_mode_settings("venueId 1/x")
+            .update_venue_ap_model_band_mode_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_model_band_mode_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_model_band_mode_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_ap_model_band_mode_settings");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apModelExternalAntennaSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -611,24 +613,27 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apModelExternalAntennaSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_model_external_antenna_settings("venueId 1/x")
+            .update_venue_ap_model_external_antenna_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_model_external_antenna_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "update_venue_ap_model_external_antenna_settings",
         );
     }
@@ -686,7 +691,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apModelLedSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -707,32 +712,31 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apModelLedSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_model_led_settings("venueId 1/x")
+            .update_venue_ap_model_led_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_model_led_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_model_led_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_ap_model_led_settings");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apModelUsbPortSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -757,32 +761,31 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apModelUsbPortSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_model_usb_port_settings("venueId 1/x")
+            .update_venue_ap_model_usb_port_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_model_usb_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_model_usb_port_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_ap_model_usb_port_settings");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apMulticastDnsFencingSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -807,32 +810,31 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apMulticastDnsFencingSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_multicast_dns_fencing_settings("venueId 1/x")
+            .update_venue_ap_multicast_dns_fencing_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_multicast_dns_fencing_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_multicast_dns_fencing_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_ap_multicast_dns_fencing_settings");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apRadioSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -853,28 +855,31 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apRadioSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_radio_settings("venueId 1/x")
+            .update_venue_ap_radio_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_radio_settings");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_ap_radio_settings");
+        support::same_json(&out, "{}", "update_venue_ap_radio_settings");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apRadiusOptions",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -895,28 +900,31 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apRadiusOptions",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_radius_options("venueId 1/x")
+            .update_venue_ap_radius_options(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_radius_options");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_ap_radius_options");
+        support::same_json(&out, "{}", "update_venue_ap_radius_options");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apRebootTimeoutSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -941,32 +949,31 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apRebootTimeoutSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_reboot_timeout_settings("venueId 1/x")
+            .update_venue_ap_reboot_timeout_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_reboot_timeout_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_reboot_timeout_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_ap_reboot_timeout_settings");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apSmartMonitorSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -991,32 +998,31 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apSmartMonitorSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_smart_monitor_settings("venueId 1/x")
+            .update_venue_ap_smart_monitor_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_smart_monitor_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_smart_monitor_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_ap_smart_monitor_settings");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apTlsKeyEnhancedSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1041,32 +1047,31 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apTlsKeyEnhancedSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_tls_key_enhanced_settings("venueId 1/x")
+            .update_venue_ap_tls_key_enhanced_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_tls_key_enhanced_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_tls_key_enhanced_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_ap_tls_key_enhanced_settings");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apModelCapabilities",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1087,7 +1092,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apModels/apModel%201%2Fx/lanPortSpecificSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1112,13 +1117,13 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apModels/apModel%201%2Fx/lanPortSpecificSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1126,13 +1131,14 @@ async fn network_wireless_venues() {
             .update_venue_ap_model_lan_port_specific_settings(
                 "venueId 1/x",
                 "apModel 1/x",
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
             .expect("update_venue_ap_model_lan_port_specific_settings");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "update_venue_ap_model_lan_port_specific_settings",
         );
     }
@@ -1140,7 +1146,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apModels/apModel%201%2Fx/lanPorts/portId%201%2Fx/settings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1165,13 +1171,13 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apModels/apModel%201%2Fx/lanPorts/portId%201%2Fx/settings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1180,27 +1186,24 @@ async fn network_wireless_venues() {
                 "venueId 1/x",
                 "apModel 1/x",
                 "portId 1/x",
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
             .expect("update_venue_ap_model_port_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_venue_ap_model_port_settings",
-        );
+        support::same_json(&out, "{}", "update_venue_ap_model_port_settings");
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apModels/apModel%201%2Fx/lanPorts/portId%201%2Fx/ethernetPortProfiles/ethernetPortProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1216,7 +1219,7 @@ async fn network_wireless_venues() {
             .expect("add_ethernet_port_profile_to_venue_ap_model_lan_port");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "add_ethernet_port_profile_to_venue_ap_model_lan_port",
         );
     }
@@ -1224,13 +1227,13 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/apModels/apModel%201%2Fx/lanPorts/portId%201%2Fx/ethernetPortProfiles/ethernetPortProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1246,7 +1249,7 @@ async fn network_wireless_venues() {
             .expect("remove_ethernet_port_profile_from_venue_ap_model_lan_port");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{}",
             "remove_ethernet_port_profile_from_venue_ap_model_lan_port",
         );
     }
@@ -1254,7 +1257,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apGroups/apGroupId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1275,34 +1278,38 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apGroups/apGroupId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_ap_group("venueId 1/x", "apGroupId 1/x")
+            .update_venue_ap_group(
+                "venueId 1/x",
+                "apGroupId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_ap_group");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_ap_group");
+        support::same_json(&out, "{}", "update_venue_ap_group");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/apGroups/apGroupId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1311,40 +1318,44 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("delete_venue_ap_group");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_ap_group");
+        support::same_json(&out, "{}", "delete_venue_ap_group");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/apGroups/apGroupId%201%2Fx/aps",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_ap_group_ap("venueId 1/x", "apGroupId 1/x")
+            .create_venue_ap_group_ap(
+                "venueId 1/x",
+                "apGroupId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_ap_group_ap");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_ap_group_ap");
+        support::same_json(&out, "{}", "create_venue_ap_group_ap");
     }
     {
         let expect = Expect {
             method: "PUT",
             path: "/venues/venueId%201%2Fx/apGroups/apGroupId%201%2Fx/aps/serialNumber%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1353,24 +1364,24 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("add_ap_to_venue_ap_group");
-        support::same_json(&out, "{\"sample\":true}", "add_ap_to_venue_ap_group");
+        support::same_json(&out, "{}", "add_ap_to_venue_ap_group");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/apGroups/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_venue_ap_groups()
+            .query_venue_ap_groups(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
             .expect("query_venue_ap_groups");
@@ -1648,7 +1659,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/templates/venues/venueId%201%2Fx/switchSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1673,18 +1684,21 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/templates/venues/venueId%201%2Fx/switchSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_template_switch_settings("venueId 1/x")
+            .update_venue_template_switch_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_template_switch_settings");
@@ -1698,7 +1712,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/templates/venues/venueId%201%2Fx/aaaSettings",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1719,18 +1733,21 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/templates/venues/venueId%201%2Fx/aaaSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_template_aaa_settings("venueId 1/x")
+            .update_venue_template_aaa_settings(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_template_aaa_settings");
@@ -1744,18 +1761,21 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "POST",
             path: "/templates/venues/venueId%201%2Fx/aaaServers",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_template_aaa_server("venueId 1/x")
+            .create_venue_template_aaa_server(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_template_aaa_server");
@@ -1769,18 +1789,21 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "POST",
             path: "/templates/venues/venueId%201%2Fx/aaaServers/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_venue_template_aaa_servers("venueId 1/x")
+            .query_venue_template_aaa_servers(
+                "venueId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_venue_template_aaa_servers");
@@ -1790,7 +1813,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/templates/venues/venueId%201%2Fx/aaaServers/aaaServerId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1811,18 +1834,22 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/templates/venues/venueId%201%2Fx/aaaServers/aaaServerId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_template_aaa_server("venueId 1/x", "aaaServerId 1/x")
+            .update_venue_template_aaa_server(
+                "venueId 1/x",
+                "aaaServerId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_template_aaa_server");
@@ -1836,7 +1863,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "DELETE",
             path: "/templates/venues/venueId%201%2Fx/aaaServers/aaaServerId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1861,13 +1888,13 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/templates/venues/venueId%201%2Fx/switchProfiles/switchProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1876,23 +1903,19 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("add_switch_profile_to_venue_template");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "add_switch_profile_to_venue_template",
-        );
+        support::same_json(&out, "{}", "add_switch_profile_to_venue_template");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/templates/venues/venueId%201%2Fx/switchProfiles/switchProfileId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1904,11 +1927,7 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("remove_switch_profile_from_venue_template");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "remove_switch_profile_from_venue_template",
-        );
+        support::same_json(&out, "{}", "remove_switch_profile_from_venue_template");
     }
     {
         let expect = Expect {
@@ -1935,22 +1954,22 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "POST",
             path: "/templates/switchProfiles",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_template_switch_profile()
+            .create_template_switch_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_template_switch_profile");
-        support::same_json(&out, "{\"sample\":true}", "create_template_switch_profile");
+        support::same_json(&out, "{}", "create_template_switch_profile");
     }
     {
         let expect = Expect {
@@ -1977,18 +1996,21 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "POST",
             path: "/templates/templateId%201%2Fx/dependencies/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_template_dependencies("templateId 1/x")
+            .query_template_dependencies(
+                "templateId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_template_dependencies");
@@ -1998,18 +2020,21 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "POST",
             path: "/templates/templateId%201%2Fx/instances/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_template_instances("templateId 1/x")
+            .query_template_instances(
+                "templateId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
             .expect("query_template_instances");
@@ -2019,43 +2044,46 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/templates/templateId%201%2Fx/enforcementSettings",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_template_enforcement_settings("templateId 1/x")
+            .update_template_enforcement_settings(
+                "templateId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_template_enforcement_settings");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_template_enforcement_settings",
-        );
+        support::same_json(&out, "{}", "update_template_enforcement_settings");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/templates/templateId%201%2Fx/tenants/tenantId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .apply_template_to_tenant("templateId 1/x", "tenantId 1/x")
+            .apply_template_to_tenant(
+                "templateId 1/x",
+                "tenantId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("apply_template_to_tenant");
@@ -2065,7 +2093,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/templates/templateId%201%2Fx/tenants/tenantId%201%2Fx/diffReports",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2090,13 +2118,13 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PATCH",
             path: "/templates/templateId%201%2Fx/tenants/tenantId%201%2Fx/diffReports",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2105,38 +2133,34 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("patch_template_tenant_diff_reports");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "patch_template_tenant_diff_reports",
-        );
+        support::same_json(&out, "{}", "patch_template_tenant_diff_reports");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/templates/venues",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_template()
+            .create_venue_template(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("create_venue_template");
-        support::same_json(&out, "{\"sample\":true}", "create_venue_template");
+        support::same_json(&out, "{}", "create_venue_template");
     }
     {
         let expect = Expect {
             method: "GET",
             path: "/templates/venues/venueTemplateId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2157,34 +2181,37 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "PUT",
             path: "/templates/venues/venueTemplateId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .update_venue_template("venueTemplateId 1/x")
+            .update_venue_template(
+                "venueTemplateId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("update_venue_template");
-        support::same_json(&out, "{\"sample\":true}", "update_venue_template");
+        support::same_json(&out, "{}", "update_venue_template");
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/templates/venues/venueTemplateId%201%2Fx",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2193,24 +2220,27 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("delete_venue_template");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_template");
+        support::same_json(&out, "{}", "delete_venue_template");
     }
     {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/signurls/uploadurls",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_upload_url("venueId 1/x")
+            .create_venue_upload_url(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("create_venue_upload_url");
@@ -2220,7 +2250,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/signurls/fileId%201%2Fx/urls",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2241,7 +2271,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "POST",
             path: "/venues/venueId%201%2Fx/floorplans/query",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2262,18 +2292,18 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "POST",
             path: "/qosStatistics/query",
-            accept: "application/json",
-            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_qos_statistics()
+            .query_qos_statistics(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
             .expect("query_qos_statistics");
@@ -2304,7 +2334,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/aps/models",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2325,7 +2355,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/meshTopologies",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2346,7 +2376,7 @@ async fn network_wireless_venues() {
         let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/topologies",
-            accept: "application/json",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
