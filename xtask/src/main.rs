@@ -101,8 +101,11 @@ fn workspace_root() -> PathBuf {
         .unwrap_or_default()
 }
 
+/// The client crate, its docs and the OpenAPI export of each API.
 fn run_generator(paths: &Paths) -> Result<BTreeMap<String, String>, String> {
-    ruckus_codegen::generate(&paths.spec).map_err(|d| report(d, &paths.out))
+    let mut files = ruckus_codegen::generate(&paths.spec).map_err(|d| report(d, &paths.out))?;
+    files.extend(ruckus_codegen::openapi(&paths.spec).map_err(|d| report(d, &paths.out))?);
+    Ok(files)
 }
 
 fn report(diags: Vec<ruckus_codegen::Diagnostic>, out: &Path) -> String {
