@@ -4,6 +4,8 @@
 //!   spec has errors; diagnostics name file and line).
 //! - `cargo xtask check`: fail with a unified diff when `generated/` is not what the spec gives.
 //! - `cargo xtask list`: a TSV of every operation in the spec.
+//! - `cargo xtask diff [BASE] [--json] [--fail-on breaking]`: what the spec change since the git
+//!   revision BASE (default `HEAD`) means for callers, with the version bump it needs.
 //! - `cargo xtask bench-build [--runs N] [--full]`: cold build times of the client crate per
 //!   feature set (a benchmark that prints figures, not a test).
 //!
@@ -11,6 +13,7 @@
 //! use them with broken fixture specs); paths are then taken as given.
 
 mod bench;
+mod diff;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -75,6 +78,9 @@ fn main() -> ExitCode {
             }
         };
     }
+    if args.first().map(String::as_str) == Some("diff") {
+        return diff::run(&args[1..]);
+    }
     let result = parse_args(&args).and_then(|(command, paths)| match command.as_str() {
         "generate" => generate(&paths),
         "check" => check(&paths),
@@ -91,7 +97,7 @@ fn main() -> ExitCode {
 }
 
 fn usage() -> String {
-    "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set".into()
+    "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n  diff [BASE] [--json] [--fail-on breaking] [--base-spec FILE]\n            classify the spec changes since the git revision BASE (default HEAD)\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set".into()
 }
 
 fn workspace_root() -> PathBuf {
