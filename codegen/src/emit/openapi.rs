@@ -233,7 +233,7 @@ fn operation(api: &ApiIr, area: &AreaIr, op: &OpIr) -> Obj {
     Obj::new()
         .set("operationId", op.id.as_str())
         .set("summary", op.name.as_str())
-        .set("description", operation_description(op))
+        .opt("description", operation_description(op))
         .set("tags", tags)
         .when(
             matches!(op.lifecycle, Lifecycle::Deprecated { .. }),
@@ -263,8 +263,8 @@ fn operation(api: &ApiIr, area: &AreaIr, op: &OpIr) -> Obj {
         )
 }
 
-/// The operation's description, lifecycle and notes as one text.
-fn operation_description(op: &OpIr) -> String {
+/// The operation's description, lifecycle and notes as one text, if it has any.
+fn operation_description(op: &OpIr) -> Option<String> {
     let mut parts = Vec::new();
     if let Some(d) = &op.description {
         parts.push(d.trim().to_owned());
@@ -276,10 +276,7 @@ fn operation_description(op: &OpIr) -> String {
         let notes: Vec<String> = op.notes.iter().map(|n| format!("- {}", n.trim())).collect();
         parts.push(format!("Notes:\n{}", notes.join("\n")));
     }
-    if parts.is_empty() {
-        parts.push(op.name.clone());
-    }
-    parts.join("\n\n")
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
 }
 
 fn parameter(p: &ParamIr) -> Value {
@@ -567,7 +564,8 @@ fn reference(name: &str) -> Obj {
 fn schema_of(t: &TypeRef) -> Obj {
     match t {
         TypeRef::String => Obj::new().set("type", "string"),
-        TypeRef::Integer => Obj::new().set("type", "integer").set("format", "int64"),
+        // `integer` and `int64` in the spec; the documents rarely bound it.
+        TypeRef::Integer => Obj::new().set("type", "integer"),
         TypeRef::Int32 => Obj::new().set("type", "integer").set("format", "int32"),
         TypeRef::Number => Obj::new().set("type", "number"),
         TypeRef::Boolean => Obj::new().set("type", "boolean"),
@@ -594,7 +592,8 @@ fn nullable(schema: Obj) -> Obj {
             m.insert("type".into(), vec![Value::from(t), "null".into()].into());
             Obj(m)
         }
-        _ if m.is_empty() || m.contains_key("description") && m.len() == 1 => Obj(m),
+        // Any JSON value admits null already.
+        _ if m.is_empty() || (m.contains_key("description") && m.len() == 1) => Obj(m),
         _ => Obj::new().set(
             "anyOf",
             vec![Value::Mapping(m), Obj::new().set("type", "null").into()],
