@@ -121,8 +121,14 @@ pub fn compare(old: &Ir, new: &Ir) -> Vec<Change> {
         let n = new.apis.iter().find(|a| a.name == name);
         let mut cx = Ctx::new(name, o, n);
         match (o, n) {
-            (Some(_), None) => cx.push("", "API", "api_removed", Class::Breaking, "API removed"),
-            (None, Some(_)) => cx.push("", "API", "api_added", Class::Compatible, "API added"),
+            (Some(o), None) => {
+                let detail = format!("API removed ({})", size(o));
+                cx.push("", "API", "api_removed", Class::Breaking, detail);
+            }
+            (None, Some(n)) => {
+                let detail = format!("API added ({})", size(n));
+                cx.push("", "API", "api_added", Class::Compatible, detail);
+            }
             (Some(o), Some(n)) => compare_api(&mut cx, o, n),
             (None, None) => {}
         }
@@ -130,6 +136,18 @@ pub fn compare(old: &Ir, new: &Ir) -> Vec<Change> {
     }
     out.sort();
     out
+}
+
+/// `N generated operations, M types`.
+fn size(api: &ApiIr) -> String {
+    let ops = api
+        .areas
+        .iter()
+        .flat_map(|a| &a.operations)
+        .filter(|o| o.is_generated())
+        .count();
+    let types: usize = api.areas.iter().map(|a| a.types.len()).sum();
+    format!("{ops} generated operations, {types} types")
 }
 
 /// A setting's value (with `class` when it changed) and its provenance.

@@ -108,6 +108,9 @@ pub fn markdown(r: &Report) -> String {
     let mut group: Option<(&str, &str)> = None;
     for c in &r.changes {
         if group != Some((&c.api, &c.area)) {
+            if group.is_some() {
+                s.push('\n');
+            }
             group = Some((&c.api, &c.area));
             let title = match (c.api.as_str(), c.area.as_str()) {
                 ("", _) => "Token service".to_owned(),
@@ -116,7 +119,7 @@ pub fn markdown(r: &Report) -> String {
             };
             let _ = write!(
                 s,
-                "\n### {title}\n\n| Class | Subject | Change |\n|---|---|---|\n"
+                "### {title}\n\n| Class | Subject | Change |\n|---|---|---|\n"
             );
         }
         let _ = writeln!(
