@@ -37,6 +37,12 @@ pub fn generate(top: &Path) -> Result<BTreeMap<String, String>, Vec<Diagnostic>>
     emit::emit(&ir).map_err(|d| vec![d])
 }
 
+/// The OpenAPI 3.1 export of every API of the spec at `top` (`openapi/<api>.yaml`): path relative
+/// to `generated/` -> contents. Apart from [`generate`], whose files are the client crate and docs.
+pub fn openapi(top: &Path) -> Result<BTreeMap<String, String>, Vec<Diagnostic>> {
+    Ok(emit::openapi::files(&build(top)?))
+}
+
 /// The TSV listing of every operation (removed ones included), header first.
 ///
 /// After the seven descriptive columns come the wire facts the client works with: the 2xx

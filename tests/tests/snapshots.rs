@@ -51,6 +51,19 @@ fn operations_fixture_output() {
     );
 }
 
+/// The OpenAPI export of each fixture (`cargo xtask generate` writes it beside the crate; xtask's
+/// `openapi_export` test validates it).
+#[test]
+fn openapi_export_of_the_fixtures() {
+    for name in ["shapes", "operations"] {
+        let files = match ruckus_codegen::openapi(&fixture(name).join("ruckus-one.yaml")) {
+            Ok(files) => files,
+            Err(diags) => panic!("{diags:?}"),
+        };
+        insta::assert_snapshot!(format!("openapi_{name}"), render(&files));
+    }
+}
+
 #[test]
 fn generating_twice_is_byte_identical() {
     for name in ["shapes", "operations"] {

@@ -6,6 +6,8 @@
 //! - `cargo xtask list`: a TSV of every operation in the spec.
 //! - `cargo xtask audit [--openapi DIR] [--tsv | --summary]`: compare the spec with the vendor's
 //!   OpenAPI descriptions (a report; see [`audit`]).
+//! - `cargo xtask diff [BASE] [--json] [--fail-on breaking]`: what the spec change since the git
+//!   revision BASE (default `HEAD`) means for callers, with the version bump it needs.
 //! - `cargo xtask bench-build [--runs N] [--full]`: cold build times of the client crate per
 //!   feature set (a benchmark that prints figures, not a test).
 //!
@@ -14,6 +16,7 @@
 
 mod audit;
 mod bench;
+mod diff;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("bench-build") => bench::run(&workspace_root(), &args[1..]),
         Some("audit") => audit::run(&args[1..]),
+        Some("diff") => return diff::run(&args[1..]),
         _ => run(&args),
     };
     match result {
@@ -95,7 +99,7 @@ fn run(args: &[String]) -> Result<(), String> {
 
 fn usage() -> String {
     format!(
-        "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n{}\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set",
+        "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n{}\n  diff [BASE] [--json] [--fail-on breaking] [--base-spec FILE]\n            classify the spec changes since the git revision BASE (default HEAD)\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set",
         audit::usage()
     )
 }
@@ -107,8 +111,11 @@ fn workspace_root() -> PathBuf {
         .unwrap_or_default()
 }
 
+/// The client crate, its docs and the OpenAPI export of each API.
 fn run_generator(paths: &Paths) -> Result<BTreeMap<String, String>, String> {
-    ruckus_codegen::generate(&paths.spec).map_err(|d| report(d, &paths.out))
+    let mut files = ruckus_codegen::generate(&paths.spec).map_err(|d| report(d, &paths.out))?;
+    files.extend(ruckus_codegen::openapi(&paths.spec).map_err(|d| report(d, &paths.out))?);
+    Ok(files)
 }
 
 fn report(diags: Vec<ruckus_codegen::Diagnostic>, out: &Path) -> String {

@@ -5,6 +5,7 @@ pub(crate) mod describe;
 mod docs;
 mod gates;
 mod krate;
+pub(crate) mod openapi;
 mod ops;
 mod text;
 mod types;

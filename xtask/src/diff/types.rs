@@ -1,0 +1,312 @@
+//! Named types: matched by name within an API, then their fields (by wire name), enum values or
+//! alias targets compared.
+
+use super::api::Ctx;
+use super::change::Class;
+use ruckus_codegen::ir::{ApiIr, AreaIr, FieldIr, TypeIr, TypeKind, TypeRef, VariantIr};
+
+/// Whether two type references give the same Rust type (the area of a named type and the note
+/// of a shape that is not shown do not matter).
+pub fn same(a: &TypeRef, b: &TypeRef) -> bool {
+    shape(a) == shape(b)
+}
+
+fn shape(t: &TypeRef) -> String {
+    match t {
+        TypeRef::NotShown(_) => "json".into(),
+        TypeRef::Array(inner) => format!("array<{}>", shape(inner)),
+        TypeRef::Map(inner) => format!("map<{}>", shape(inner)),
+        other => other.display(),
+    }
+}
+
+/// A type reference for the report, in spec notation.
+pub fn show(t: &TypeRef) -> String {
+    format!("`{}`", t.display())
+}
+
+fn all(api: &ApiIr) -> Vec<(&AreaIr, &TypeIr)> {
+    api.areas
+        .iter()
+        .flat_map(|a| a.types.iter().map(move |t| (a, t)))
+        .collect()
+}
+
+pub fn compare(cx: &mut Ctx, old: &ApiIr, new: &ApiIr) {
+    let (old, new) = (all(old), all(new));
+    for (oa, t) in &old {
+        let subject = format!("type `{}`", t.name);
+        match new.iter().find(|(_, u)| u.name == t.name) {
+            Some((na, u)) => one(cx, (oa, t), (na, u)),
+            None => {
+                let detail = format!("{} removed", kind_name(&t.kind));
+                cx.push(&oa.name, &subject, "type_removed", Class::Breaking, detail);
+            }
+        }
+    }
+    for (na, u) in new
+        .iter()
+        .filter(|(_, u)| !old.iter().any(|(_, t)| t.name == u.name))
+    {
+        let subject = format!("type `{}`", u.name);
+        let detail = format!("{} added", kind_name(&u.kind));
+        cx.push(&na.name, &subject, "type_added", Class::Compatible, detail);
+    }
+}
+
+fn kind_name(k: &TypeKind) -> &'static str {
+    match k {
+        TypeKind::Object(..) => "object",
+        TypeKind::Enum(_) => "enum",
+        TypeKind::Alias(_) => "alias",
+        TypeKind::NotShown(_) => "raw JSON (shape not shown)",
+    }
+}
+
+fn one(cx: &mut Ctx, (oa, t): (&AreaIr, &TypeIr), (na, u): (&AreaIr, &TypeIr)) {
+    let subject = format!("type `{}`", u.name);
+    let area = na.name.as_str();
+    if oa.name != na.name {
+        let detail = format!("moved from area `{}` to `{}`", oa.name, na.name);
+        cx.push(area, &subject, "type_moved", Class::Compatible, detail);
+    }
+    cx.provenance(area, &subject, "the type", &t.provenance, &u.provenance);
+    match (&t.kind, &u.kind) {
+        (TypeKind::Object(fs, open_a), TypeKind::Object(gs, open_b)) => {
+            fields(cx, area, &subject, fs, gs);
+            open(cx, area, &subject, *open_a, *open_b);
+        }
+        (TypeKind::Enum(vs), TypeKind::Enum(ws)) => values(cx, area, &u.name, vs, ws),
+        (TypeKind::Alias(a), TypeKind::Alias(b)) => {
+            if !same(a, b) {
+                let detail = format!("alias of {} → {}", show(a), show(b));
+                cx.push(area, &subject, "alias_changed", Class::Breaking, detail);
+            }
+        }
+        (TypeKind::NotShown(_), TypeKind::NotShown(_)) => {}
+        (a, b) => {
+            let detail = format!("{} → {}", kind_name(a), kind_name(b));
+            cx.push(area, &subject, "type_kind_changed", Class::Breaking, detail);
+        }
+    }
+}
+
+fn open(cx: &mut Ctx, area: &str, subject: &str, a: bool, b: bool) {
+    match (a, b) {
+        (false, true) => cx.push(
+            area,
+            subject,
+            "open_changed",
+            Class::Compatible,
+            "open: fields the spec does not show are kept in `additional_fields`",
+        ),
+        (true, false) => cx.push(
+            area,
+            subject,
+            "open_changed",
+            Class::Breaking,
+            "no longer open: `additional_fields` removed",
+        ),
+        _ => {}
+    }
+}
+
+/// The fields that are arguments of `new`, in order.
+fn arguments(fs: &[FieldIr]) -> Vec<&FieldIr> {
+    fs.iter().filter(|f| f.required && !f.nullable).collect()
+}
+
+fn fields(cx: &mut Ctx, area: &str, subject: &str, fs: &[FieldIr], gs: &[FieldIr]) {
+    for f in fs {
+        match gs.iter().find(|g| g.wire == f.wire) {
+            Some(g) => field(cx, area, subject, f, g),
+            None => {
+                let detail = format!("field `{}` removed", f.wire);
+                cx.push(area, subject, "field_removed", Class::Breaking, detail);
+            }
+        }
+    }
+    for g in gs.iter().filter(|g| !fs.iter().any(|f| f.wire == g.wire)) {
+        let (class, how) = if g.required && !g.nullable {
+            (
+                Class::Breaking,
+                "added as required (a new argument of `new`)",
+            )
+        } else if g.required {
+            (Class::Compatible, "added (required but nullable)")
+        } else {
+            (Class::Compatible, "added (optional)")
+        };
+        let detail = format!("field `{}` {how}", g.wire);
+        cx.push(area, subject, "field_added", class, detail);
+    }
+    let common = |a: &[&FieldIr], b: &[&FieldIr]| -> Vec<String> {
+        a.iter()
+            .filter(|f| b.iter().any(|g| g.wire == f.wire))
+            .map(|f| f.wire.clone())
+            .collect()
+    };
+    let (oa, na) = (arguments(fs), arguments(gs));
+    let (before, after) = (common(&oa, &na), common(&na, &oa));
+    if before != after {
+        let detail = format!(
+            "argument order of `new` ({}) → ({})",
+            before.join(", "),
+            after.join(", ")
+        );
+        cx.push(
+            area,
+            subject,
+            "argument_order_changed",
+            Class::Breaking,
+            detail,
+        );
+    }
+}
+
+fn field(cx: &mut Ctx, area: &str, subject: &str, f: &FieldIr, g: &FieldIr) {
+    let name = format!("field `{}`", g.wire);
+    if !same(&f.ty, &g.ty) {
+        let detail = format!("{name}: type {} → {}", show(&f.ty), show(&g.ty));
+        cx.push(area, subject, "field_type_changed", Class::Breaking, detail);
+    }
+    presence(cx, area, subject, f, g);
+    if f.secret != g.secret {
+        let detail = format!(
+            "{name}: {} (its Rust type changes)",
+            if g.secret {
+                "now secret"
+            } else {
+                "no longer secret"
+            }
+        );
+        cx.push(
+            area,
+            subject,
+            "field_secret_changed",
+            Class::Breaking,
+            detail,
+        );
+    }
+    if f.rust != g.rust {
+        let detail = format!("{name}: Rust name `{}` → `{}`", f.rust, g.rust);
+        cx.push(area, subject, "field_renamed", Class::Breaking, detail);
+    }
+    match (&f.deprecated, &g.deprecated) {
+        (None, Some(note)) => {
+            let detail = format!("{name} deprecated: {}", note.trim());
+            cx.push(
+                area,
+                subject,
+                "field_deprecated",
+                Class::Deprecation,
+                detail,
+            );
+        }
+        (Some(_), None) => {
+            let detail = format!("{name} no longer deprecated");
+            cx.push(
+                area,
+                subject,
+                "field_undeprecated",
+                Class::Compatible,
+                detail,
+            );
+        }
+        _ => {}
+    }
+    if f.constraints != g.constraints {
+        let detail = format!("{name}: constraints changed");
+        cx.push(
+            area,
+            subject,
+            "constraints_changed",
+            Class::Compatible,
+            detail,
+        );
+    }
+    cx.provenance(area, subject, &name, &f.provenance, &g.provenance);
+}
+
+/// `required` and `nullable`: breaking when the Rust type gains or loses its `Option`.
+fn presence(cx: &mut Ctx, area: &str, subject: &str, f: &FieldIr, g: &FieldIr) {
+    let optional = |f: &FieldIr| !f.required || f.nullable;
+    let class = if optional(f) == optional(g) {
+        Class::Compatible
+    } else {
+        Class::Breaking
+    };
+    let state = |f: &FieldIr| match (f.required, f.nullable) {
+        (true, false) => "required",
+        (true, true) => "required, nullable",
+        (false, false) => "optional",
+        (false, true) => "optional, nullable",
+    };
+    let kind = match (f.required, g.required, f.nullable == g.nullable) {
+        (false, true, _) => "field_made_required",
+        (true, false, _) => "field_made_optional",
+        (_, _, false) => "field_nullable_changed",
+        (_, _, true) => return,
+    };
+    let detail = format!("field `{}`: {} → {}", g.wire, state(f), state(g));
+    cx.push(area, subject, kind, class, detail);
+}
+
+fn values(cx: &mut Ctx, area: &str, name: &str, vs: &[VariantIr], ws: &[VariantIr]) {
+    let subject = format!("type `{name}`");
+    for v in vs.iter().filter(|v| !ws.iter().any(|w| w.wire == v.wire)) {
+        let (class, why) = if cx.in_request(name) {
+            (
+                Class::Breaking,
+                "requests use this enum: callers lose the variant",
+            )
+        } else if cx.in_response(name) {
+            (
+                Class::Compatible,
+                "responses only: the value now decodes to `Unknown`",
+            )
+        } else {
+            (Class::Compatible, "no operation uses this enum")
+        };
+        let detail = format!("enum value `{}` removed ({why})", v.wire);
+        cx.push(area, &subject, "enum_value_removed", class, detail);
+    }
+    for w in ws.iter().filter(|w| !vs.iter().any(|v| v.wire == w.wire)) {
+        let detail = format!("enum value `{}` added", w.wire);
+        cx.push(
+            area,
+            &subject,
+            "enum_value_added",
+            Class::Compatible,
+            detail,
+        );
+    }
+    for v in vs {
+        let Some(w) = ws.iter().find(|w| w.wire == v.wire) else {
+            continue;
+        };
+        match (&v.deprecated, &w.deprecated) {
+            (None, Some(note)) => {
+                let detail = format!("enum value `{}` deprecated: {}", w.wire, note.trim());
+                cx.push(
+                    area,
+                    &subject,
+                    "enum_value_deprecated",
+                    Class::Deprecation,
+                    detail,
+                );
+            }
+            (Some(_), None) => {
+                let detail = format!("enum value `{}` no longer deprecated", w.wire);
+                cx.push(
+                    area,
+                    &subject,
+                    "enum_value_undeprecated",
+                    Class::Compatible,
+                    detail,
+                );
+            }
+            _ => {}
+        }
+    }
+}
