@@ -70,11 +70,12 @@ async fn identity_errors_decode_as_status_and_message() {
 }
 
 #[tokio::test]
-async fn entitlement_errors_decode_as_an_error_object_and_versions_select_the_content_type() {
+async fn entitlement_errors_decode_flat_and_versions_select_the_content_type() {
     let (server, client) = network().await;
-    let body = json!({"error": {"code": "ENT-417", "reason": "no active subscription", "suggestion": "activate one"}, "requestId": "r-9"});
+    // The official description shows entitlement errors as one flat object.
+    let body = json!({"code": "ENT-417", "message": "no subscription", "reason": "no active subscription", "suggestion": "activate one"});
     let mock = Mock::given(method("POST"))
-        .and(path("/utilizations/query"))
+        .and(path("/entitlements/utilizations/query"))
         .and(header("content-type", "application/vnd.ruckus.v1.1+json"))
         .and(header("accept", "application/json"));
     expect_once(
@@ -92,11 +93,118 @@ async fn entitlement_errors_decode_as_an_error_object_and_versions_select_the_co
         .await
         .unwrap_err();
     assert_eq!(err.status(), Some(417));
-    let Some(ErrorBody::ErrorObject(e)) = err.api_error().map(|e| e.body()) else {
+    assert_eq!(err.code(), Some("ENT-417"));
+    assert_eq!(err.message(), Some("no subscription"));
+    let Some(ErrorBody::FlatObject(e)) = err.api_error().map(|e| e.body()) else {
         panic!("{err:?}")
     };
     assert_eq!(e.error.reason.as_deref(), Some("no active subscription"));
     assert_eq!(e.error.suggestion.as_deref(), Some("activate one"));
+    let shown = err.to_string();
+    assert!(
+        shown.contains("417") && shown.contains("ENT-417"),
+        "{shown}"
+    );
+}
+
+#[tokio::test]
+async fn msp_errors_decode_as_a_map_of_messages() {
+    let (server, client) = network().await;
+    let body = json!({"errors": {"name": "must not be blank", "tenantId": "unknown"}});
+    expect_once(
+        &server,
+        Mock::given(method("POST")).and(path("/mspecs/query")),
+        ResponseTemplate::new(400).set_body_json(body),
+    )
+    .await;
+    let err = client
+        .network()
+        .query_msp_ecs(&QueryRequest::new())
+        .send()
+        .await
+        .unwrap_err();
+    let Some(ErrorBody::ErrorsMap(e)) = err.api_error().map(|e| e.body()) else {
+        panic!("{err:?}")
+    };
+    assert_eq!(
+        e.errors.get("name").map(String::as_str),
+        Some("must not be blank")
+    );
+    assert_eq!(e.errors.len(), 2);
+}
+
+#[tokio::test]
+async fn identity_status_names_with_codes_decode_and_other_shapes_still_decode() {
+    let (server, client) = network().await;
+    // The MAC registration service answers its own shape ...
+    let body = json!({"status": "404 NOT_FOUND", "timestamp": "2026-01-01T00:00:00Z", "message": "no pool", "debugMessage": "id p-1", "subErrors": []});
+    expect_once(
+        &server,
+        Mock::given(method("GET")).and(path("/macRegistrationPools/p-1")),
+        ResponseTemplate::new(404).set_body_json(body),
+    )
+    .await;
+    let err = client
+        .network()
+        .get_mac_registration_pool("p-1")
+        .send()
+        .await
+        .unwrap_err();
+    let Some(ErrorBody::StatusMessage(e)) = err.api_error().map(|e| e.body()) else {
+        panic!("{err:?}")
+    };
+    assert_eq!(e.status.as_deref(), Some("404 NOT_FOUND"));
+    assert_eq!(err.message(), Some("no pool"));
+    // ... and an answer in another family's shape than the operation declares still decodes.
+    let other = json!({"requestId": "r-1", "errors": [{"code": "WIFI-1", "message": "gateway"}]});
+    expect_once(
+        &server,
+        Mock::given(method("GET")).and(path("/macRegistrationPools/p-2")),
+        ResponseTemplate::new(400).set_body_json(other),
+    )
+    .await;
+    let err = client
+        .network()
+        .get_mac_registration_pool("p-2")
+        .send()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err.api_error().map(|e| e.body()),
+            Some(ErrorBody::ErrorsArray(_))
+        ),
+        "{err:?}"
+    );
+    assert_eq!(err.code(), Some("WIFI-1"));
+}
+
+#[tokio::test]
+async fn resident_portal_errors_decode_their_own_shape() {
+    let portal = MockServer::start().await;
+    let body = json!({"status": 400, "timestamp": "2026-01-01T00:00:00Z", "message": "invalid", "detailedMessage": "unit is locked", "validationErrors": ["name"]});
+    expect_once(
+        &portal,
+        Mock::given(method("GET")).and(path("/residents/properties/p-1/units")),
+        ResponseTemplate::new(400).set_body_json(body),
+    )
+    .await;
+    let config = ruckus_one::Config::new(ruckus_one::Credentials::new("id", "secret"))
+        .api_base_url("resident_portal", portal.uri())
+        .unit_token("unit-42")
+        .retry(ruckus_one::RetryPolicy::none());
+    let client = ruckus_one::Client::new(config).unwrap();
+    let err = client
+        .resident_portal()
+        .get_unit("p-1")
+        .send()
+        .await
+        .unwrap_err();
+    let Some(ErrorBody::Portal(e)) = err.api_error().map(|e| e.body()) else {
+        panic!("{err:?}")
+    };
+    assert_eq!(e.detailed_message.as_deref(), Some("unit is locked"));
+    assert_eq!(e.validation_errors, vec!["name".to_owned()]);
 }
 
 #[tokio::test]

@@ -150,7 +150,10 @@ fn operation(doc: &Value, file: &str, path: &str, method: &str, op: &Value) -> D
     let mut success_media = BTreeMap::new();
     let mut error_shapes = BTreeSet::new();
     for (status, response) in responses(doc, op) {
-        if (200..300).contains(&status) {
+        if status == 204 {
+            // 204 No Content has no body (RFC 9110), whatever content a description lists.
+            success_media.insert(status, BTreeSet::new());
+        } else if (200..300).contains(&status) {
             success_media.insert(status, media_types(response));
         } else if (400..500).contains(&status) {
             for schema in schemas(doc, response) {

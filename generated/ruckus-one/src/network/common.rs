@@ -9,8 +9,8 @@
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct AsyncResult {
     /// Links about the request.
@@ -20,22 +20,30 @@ pub struct AsyncResult {
     pub links: Option<Vec<AsyncResultLink>>,
     /// Identifier of the request; poll the activity with it.
     ///
-    /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
-    pub request_id: Option<String>,
+    /// Wire name `requestId`; `string`; required.
+    /// Provenance: reference (every 202 body of the official descriptions carries it (e.g. wifi_api-17.3.3.205.yaml OperationResponseRequestIdOnly)).
+    #[serde(rename = "requestId")]
+    pub request_id: String,
     /// Result details; often the created resource's id.
     ///
     /// Wire name `response`; `json`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<serde_json::Value>,
+    /// Identifier of the created or changed resource, where the service gives it.
+    ///
+    /// Wire name `id`; `string`; optional.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml AsycRequestResponse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
 }
 impl AsyncResult {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(request_id: String) -> Self {
         Self {
             links: None,
-            request_id: None,
+            request_id,
             response: None,
+            id: None,
         }
     }
 }
@@ -519,34 +527,24 @@ impl ConfigurationError {
         }
     }
 }
-/// Error body of entitlement operations.
+/// Error body of entitlement operations: one flat error object. The document speaks of an error object with reason and suggestion; the official description shows it flat, with a code and a message besides.
 ///
-/// Provenance: documented.
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml RestApiErrorDto).
 ///
 /// Build one with `new()` (or `Default`) and set the public fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EntitlementErrorBody {
-    /// `error`
+    /// `code`
     ///
-    /// Wire name `error`; `EntitlementError`; optional.
+    /// Wire name `code`; `string`; optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<EntitlementError>,
-}
-impl EntitlementErrorBody {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self { error: None }
-    }
-}
-/// The error object of an entitlement operation.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct EntitlementError {
+    pub code: Option<String>,
+    /// `message`
+    ///
+    /// Wire name `message`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
     /// `reason`
     ///
     /// Wire name `reason`; `string`; optional.
@@ -561,10 +559,12 @@ pub struct EntitlementError {
     #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-impl EntitlementError {
+impl EntitlementErrorBody {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
+            code: None,
+            message: None,
             reason: None,
             suggestion: None,
             additional_fields: std::collections::BTreeMap::new(),
@@ -617,17 +617,153 @@ impl IdentityErrorBody {
         }
     }
 }
-/// The `status` of an identity error body: an HTTP status name. The document names only the 103 EARLY_HINTS value of the enumeration; other values are kept as received.
+/// The `status` of an identity error body: the HTTP status code and its name, for example `400 BAD_REQUEST`. The document names the 103 EARLY_HINTS value; the official description lists them all. Values the client does not know are kept as received.
 ///
-/// Provenance: documented.
+/// Provenance: reference (identity_management-0.0.2.yaml ApiError).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum HttpStatusName {
-    /// `EARLY_HINTS`: 103 Early Hints.
-    EarlyHints,
+    /// `100 CONTINUE`
+    V100Continue,
+    /// `101 SWITCHING_PROTOCOLS`
+    V101SwitchingProtocols,
+    /// `102 PROCESSING`
+    V102Processing,
+    /// `103 EARLY_HINTS`
+    V103EarlyHints,
+    /// `103 CHECKPOINT`
+    V103Checkpoint,
+    /// `200 OK`
+    V200Ok,
+    /// `201 CREATED`
+    V201Created,
+    /// `202 ACCEPTED`
+    V202Accepted,
+    /// `203 NON_AUTHORITATIVE_INFORMATION`
+    V203NonAuthoritativeInformation,
+    /// `204 NO_CONTENT`
+    V204NoContent,
+    /// `205 RESET_CONTENT`
+    V205ResetContent,
+    /// `206 PARTIAL_CONTENT`
+    V206PartialContent,
+    /// `207 MULTI_STATUS`
+    V207MultiStatus,
+    /// `208 ALREADY_REPORTED`
+    V208AlreadyReported,
+    /// `226 IM_USED`
+    V226ImUsed,
+    /// `300 MULTIPLE_CHOICES`
+    V300MultipleChoices,
+    /// `301 MOVED_PERMANENTLY`
+    V301MovedPermanently,
+    /// `302 FOUND`
+    V302Found,
+    /// `302 MOVED_TEMPORARILY`
+    V302MovedTemporarily,
+    /// `303 SEE_OTHER`
+    V303SeeOther,
+    /// `304 NOT_MODIFIED`
+    V304NotModified,
+    /// `305 USE_PROXY`
+    V305UseProxy,
+    /// `307 TEMPORARY_REDIRECT`
+    V307TemporaryRedirect,
+    /// `308 PERMANENT_REDIRECT`
+    V308PermanentRedirect,
+    /// `400 BAD_REQUEST`
+    V400BadRequest,
+    /// `401 UNAUTHORIZED`
+    V401Unauthorized,
+    /// `402 PAYMENT_REQUIRED`
+    V402PaymentRequired,
+    /// `403 FORBIDDEN`
+    V403Forbidden,
+    /// `404 NOT_FOUND`
+    V404NotFound,
+    /// `405 METHOD_NOT_ALLOWED`
+    V405MethodNotAllowed,
+    /// `406 NOT_ACCEPTABLE`
+    V406NotAcceptable,
+    /// `407 PROXY_AUTHENTICATION_REQUIRED`
+    V407ProxyAuthenticationRequired,
+    /// `408 REQUEST_TIMEOUT`
+    V408RequestTimeout,
+    /// `409 CONFLICT`
+    V409Conflict,
+    /// `410 GONE`
+    V410Gone,
+    /// `411 LENGTH_REQUIRED`
+    V411LengthRequired,
+    /// `412 PRECONDITION_FAILED`
+    V412PreconditionFailed,
+    /// `413 PAYLOAD_TOO_LARGE`
+    V413PayloadTooLarge,
+    /// `413 REQUEST_ENTITY_TOO_LARGE`
+    V413RequestEntityTooLarge,
+    /// `414 URI_TOO_LONG`
+    V414UriTooLong,
+    /// `414 REQUEST_URI_TOO_LONG`
+    V414RequestUriTooLong,
+    /// `415 UNSUPPORTED_MEDIA_TYPE`
+    V415UnsupportedMediaType,
+    /// `416 REQUESTED_RANGE_NOT_SATISFIABLE`
+    V416RequestedRangeNotSatisfiable,
+    /// `417 EXPECTATION_FAILED`
+    V417ExpectationFailed,
+    /// `418 I_AM_A_TEAPOT`
+    V418IAmATeapot,
+    /// `419 INSUFFICIENT_SPACE_ON_RESOURCE`
+    V419InsufficientSpaceOnResource,
+    /// `420 METHOD_FAILURE`
+    V420MethodFailure,
+    /// `421 DESTINATION_LOCKED`
+    V421DestinationLocked,
+    /// `422 UNPROCESSABLE_ENTITY`
+    V422UnprocessableEntity,
+    /// `423 LOCKED`
+    V423Locked,
+    /// `424 FAILED_DEPENDENCY`
+    V424FailedDependency,
+    /// `425 TOO_EARLY`
+    V425TooEarly,
+    /// `426 UPGRADE_REQUIRED`
+    V426UpgradeRequired,
+    /// `428 PRECONDITION_REQUIRED`
+    V428PreconditionRequired,
+    /// `429 TOO_MANY_REQUESTS`
+    V429TooManyRequests,
+    /// `431 REQUEST_HEADER_FIELDS_TOO_LARGE`
+    V431RequestHeaderFieldsTooLarge,
+    /// `451 UNAVAILABLE_FOR_LEGAL_REASONS`
+    V451UnavailableForLegalReasons,
+    /// `500 INTERNAL_SERVER_ERROR`
+    V500InternalServerError,
+    /// `501 NOT_IMPLEMENTED`
+    V501NotImplemented,
+    /// `502 BAD_GATEWAY`
+    V502BadGateway,
+    /// `503 SERVICE_UNAVAILABLE`
+    V503ServiceUnavailable,
+    /// `504 GATEWAY_TIMEOUT`
+    V504GatewayTimeout,
+    /// `505 HTTP_VERSION_NOT_SUPPORTED`
+    V505HttpVersionNotSupported,
+    /// `506 VARIANT_ALSO_NEGOTIATES`
+    V506VariantAlsoNegotiates,
+    /// `507 INSUFFICIENT_STORAGE`
+    V507InsufficientStorage,
+    /// `508 LOOP_DETECTED`
+    V508LoopDetected,
+    /// `509 BANDWIDTH_LIMIT_EXCEEDED`
+    V509BandwidthLimitExceeded,
+    /// `510 NOT_EXTENDED`
+    V510NotExtended,
+    /// `511 NETWORK_AUTHENTICATION_REQUIRED`
+    V511NetworkAuthenticationRequired,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -635,7 +771,81 @@ impl HttpStatusName {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
-            Self::EarlyHints => "EARLY_HINTS",
+            Self::V100Continue => "100 CONTINUE",
+            Self::V101SwitchingProtocols => "101 SWITCHING_PROTOCOLS",
+            Self::V102Processing => "102 PROCESSING",
+            Self::V103EarlyHints => "103 EARLY_HINTS",
+            Self::V103Checkpoint => "103 CHECKPOINT",
+            Self::V200Ok => "200 OK",
+            Self::V201Created => "201 CREATED",
+            Self::V202Accepted => "202 ACCEPTED",
+            Self::V203NonAuthoritativeInformation => "203 NON_AUTHORITATIVE_INFORMATION",
+            Self::V204NoContent => "204 NO_CONTENT",
+            Self::V205ResetContent => "205 RESET_CONTENT",
+            Self::V206PartialContent => "206 PARTIAL_CONTENT",
+            Self::V207MultiStatus => "207 MULTI_STATUS",
+            Self::V208AlreadyReported => "208 ALREADY_REPORTED",
+            Self::V226ImUsed => "226 IM_USED",
+            Self::V300MultipleChoices => "300 MULTIPLE_CHOICES",
+            Self::V301MovedPermanently => "301 MOVED_PERMANENTLY",
+            Self::V302Found => "302 FOUND",
+            Self::V302MovedTemporarily => "302 MOVED_TEMPORARILY",
+            Self::V303SeeOther => "303 SEE_OTHER",
+            Self::V304NotModified => "304 NOT_MODIFIED",
+            Self::V305UseProxy => "305 USE_PROXY",
+            Self::V307TemporaryRedirect => "307 TEMPORARY_REDIRECT",
+            Self::V308PermanentRedirect => "308 PERMANENT_REDIRECT",
+            Self::V400BadRequest => "400 BAD_REQUEST",
+            Self::V401Unauthorized => "401 UNAUTHORIZED",
+            Self::V402PaymentRequired => "402 PAYMENT_REQUIRED",
+            Self::V403Forbidden => "403 FORBIDDEN",
+            Self::V404NotFound => "404 NOT_FOUND",
+            Self::V405MethodNotAllowed => "405 METHOD_NOT_ALLOWED",
+            Self::V406NotAcceptable => "406 NOT_ACCEPTABLE",
+            Self::V407ProxyAuthenticationRequired => "407 PROXY_AUTHENTICATION_REQUIRED",
+            Self::V408RequestTimeout => "408 REQUEST_TIMEOUT",
+            Self::V409Conflict => "409 CONFLICT",
+            Self::V410Gone => "410 GONE",
+            Self::V411LengthRequired => "411 LENGTH_REQUIRED",
+            Self::V412PreconditionFailed => "412 PRECONDITION_FAILED",
+            Self::V413PayloadTooLarge => "413 PAYLOAD_TOO_LARGE",
+            Self::V413RequestEntityTooLarge => "413 REQUEST_ENTITY_TOO_LARGE",
+            Self::V414UriTooLong => "414 URI_TOO_LONG",
+            Self::V414RequestUriTooLong => "414 REQUEST_URI_TOO_LONG",
+            Self::V415UnsupportedMediaType => "415 UNSUPPORTED_MEDIA_TYPE",
+            Self::V416RequestedRangeNotSatisfiable => {
+                "416 REQUESTED_RANGE_NOT_SATISFIABLE"
+            }
+            Self::V417ExpectationFailed => "417 EXPECTATION_FAILED",
+            Self::V418IAmATeapot => "418 I_AM_A_TEAPOT",
+            Self::V419InsufficientSpaceOnResource => "419 INSUFFICIENT_SPACE_ON_RESOURCE",
+            Self::V420MethodFailure => "420 METHOD_FAILURE",
+            Self::V421DestinationLocked => "421 DESTINATION_LOCKED",
+            Self::V422UnprocessableEntity => "422 UNPROCESSABLE_ENTITY",
+            Self::V423Locked => "423 LOCKED",
+            Self::V424FailedDependency => "424 FAILED_DEPENDENCY",
+            Self::V425TooEarly => "425 TOO_EARLY",
+            Self::V426UpgradeRequired => "426 UPGRADE_REQUIRED",
+            Self::V428PreconditionRequired => "428 PRECONDITION_REQUIRED",
+            Self::V429TooManyRequests => "429 TOO_MANY_REQUESTS",
+            Self::V431RequestHeaderFieldsTooLarge => {
+                "431 REQUEST_HEADER_FIELDS_TOO_LARGE"
+            }
+            Self::V451UnavailableForLegalReasons => "451 UNAVAILABLE_FOR_LEGAL_REASONS",
+            Self::V500InternalServerError => "500 INTERNAL_SERVER_ERROR",
+            Self::V501NotImplemented => "501 NOT_IMPLEMENTED",
+            Self::V502BadGateway => "502 BAD_GATEWAY",
+            Self::V503ServiceUnavailable => "503 SERVICE_UNAVAILABLE",
+            Self::V504GatewayTimeout => "504 GATEWAY_TIMEOUT",
+            Self::V505HttpVersionNotSupported => "505 HTTP_VERSION_NOT_SUPPORTED",
+            Self::V506VariantAlsoNegotiates => "506 VARIANT_ALSO_NEGOTIATES",
+            Self::V507InsufficientStorage => "507 INSUFFICIENT_STORAGE",
+            Self::V508LoopDetected => "508 LOOP_DETECTED",
+            Self::V509BandwidthLimitExceeded => "509 BANDWIDTH_LIMIT_EXCEEDED",
+            Self::V510NotExtended => "510 NOT_EXTENDED",
+            Self::V511NetworkAuthenticationRequired => {
+                "511 NETWORK_AUTHENTICATION_REQUIRED"
+            }
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -643,7 +853,81 @@ impl HttpStatusName {
 impl From<&str> for HttpStatusName {
     fn from(s: &str) -> Self {
         match s {
-            "EARLY_HINTS" => Self::EarlyHints,
+            "100 CONTINUE" => Self::V100Continue,
+            "101 SWITCHING_PROTOCOLS" => Self::V101SwitchingProtocols,
+            "102 PROCESSING" => Self::V102Processing,
+            "103 EARLY_HINTS" => Self::V103EarlyHints,
+            "103 CHECKPOINT" => Self::V103Checkpoint,
+            "200 OK" => Self::V200Ok,
+            "201 CREATED" => Self::V201Created,
+            "202 ACCEPTED" => Self::V202Accepted,
+            "203 NON_AUTHORITATIVE_INFORMATION" => Self::V203NonAuthoritativeInformation,
+            "204 NO_CONTENT" => Self::V204NoContent,
+            "205 RESET_CONTENT" => Self::V205ResetContent,
+            "206 PARTIAL_CONTENT" => Self::V206PartialContent,
+            "207 MULTI_STATUS" => Self::V207MultiStatus,
+            "208 ALREADY_REPORTED" => Self::V208AlreadyReported,
+            "226 IM_USED" => Self::V226ImUsed,
+            "300 MULTIPLE_CHOICES" => Self::V300MultipleChoices,
+            "301 MOVED_PERMANENTLY" => Self::V301MovedPermanently,
+            "302 FOUND" => Self::V302Found,
+            "302 MOVED_TEMPORARILY" => Self::V302MovedTemporarily,
+            "303 SEE_OTHER" => Self::V303SeeOther,
+            "304 NOT_MODIFIED" => Self::V304NotModified,
+            "305 USE_PROXY" => Self::V305UseProxy,
+            "307 TEMPORARY_REDIRECT" => Self::V307TemporaryRedirect,
+            "308 PERMANENT_REDIRECT" => Self::V308PermanentRedirect,
+            "400 BAD_REQUEST" => Self::V400BadRequest,
+            "401 UNAUTHORIZED" => Self::V401Unauthorized,
+            "402 PAYMENT_REQUIRED" => Self::V402PaymentRequired,
+            "403 FORBIDDEN" => Self::V403Forbidden,
+            "404 NOT_FOUND" => Self::V404NotFound,
+            "405 METHOD_NOT_ALLOWED" => Self::V405MethodNotAllowed,
+            "406 NOT_ACCEPTABLE" => Self::V406NotAcceptable,
+            "407 PROXY_AUTHENTICATION_REQUIRED" => Self::V407ProxyAuthenticationRequired,
+            "408 REQUEST_TIMEOUT" => Self::V408RequestTimeout,
+            "409 CONFLICT" => Self::V409Conflict,
+            "410 GONE" => Self::V410Gone,
+            "411 LENGTH_REQUIRED" => Self::V411LengthRequired,
+            "412 PRECONDITION_FAILED" => Self::V412PreconditionFailed,
+            "413 PAYLOAD_TOO_LARGE" => Self::V413PayloadTooLarge,
+            "413 REQUEST_ENTITY_TOO_LARGE" => Self::V413RequestEntityTooLarge,
+            "414 URI_TOO_LONG" => Self::V414UriTooLong,
+            "414 REQUEST_URI_TOO_LONG" => Self::V414RequestUriTooLong,
+            "415 UNSUPPORTED_MEDIA_TYPE" => Self::V415UnsupportedMediaType,
+            "416 REQUESTED_RANGE_NOT_SATISFIABLE" => {
+                Self::V416RequestedRangeNotSatisfiable
+            }
+            "417 EXPECTATION_FAILED" => Self::V417ExpectationFailed,
+            "418 I_AM_A_TEAPOT" => Self::V418IAmATeapot,
+            "419 INSUFFICIENT_SPACE_ON_RESOURCE" => Self::V419InsufficientSpaceOnResource,
+            "420 METHOD_FAILURE" => Self::V420MethodFailure,
+            "421 DESTINATION_LOCKED" => Self::V421DestinationLocked,
+            "422 UNPROCESSABLE_ENTITY" => Self::V422UnprocessableEntity,
+            "423 LOCKED" => Self::V423Locked,
+            "424 FAILED_DEPENDENCY" => Self::V424FailedDependency,
+            "425 TOO_EARLY" => Self::V425TooEarly,
+            "426 UPGRADE_REQUIRED" => Self::V426UpgradeRequired,
+            "428 PRECONDITION_REQUIRED" => Self::V428PreconditionRequired,
+            "429 TOO_MANY_REQUESTS" => Self::V429TooManyRequests,
+            "431 REQUEST_HEADER_FIELDS_TOO_LARGE" => {
+                Self::V431RequestHeaderFieldsTooLarge
+            }
+            "451 UNAVAILABLE_FOR_LEGAL_REASONS" => Self::V451UnavailableForLegalReasons,
+            "500 INTERNAL_SERVER_ERROR" => Self::V500InternalServerError,
+            "501 NOT_IMPLEMENTED" => Self::V501NotImplemented,
+            "502 BAD_GATEWAY" => Self::V502BadGateway,
+            "503 SERVICE_UNAVAILABLE" => Self::V503ServiceUnavailable,
+            "504 GATEWAY_TIMEOUT" => Self::V504GatewayTimeout,
+            "505 HTTP_VERSION_NOT_SUPPORTED" => Self::V505HttpVersionNotSupported,
+            "506 VARIANT_ALSO_NEGOTIATES" => Self::V506VariantAlsoNegotiates,
+            "507 INSUFFICIENT_STORAGE" => Self::V507InsufficientStorage,
+            "508 LOOP_DETECTED" => Self::V508LoopDetected,
+            "509 BANDWIDTH_LIMIT_EXCEEDED" => Self::V509BandwidthLimitExceeded,
+            "510 NOT_EXTENDED" => Self::V510NotExtended,
+            "511 NETWORK_AUTHENTICATION_REQUIRED" => {
+                Self::V511NetworkAuthenticationRequired
+            }
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }

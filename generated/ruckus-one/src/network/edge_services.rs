@@ -348,6 +348,50 @@ impl PersonalIdentityNetworkPage {
         }
     }
 }
+/// One page of the sub-interfaces of an edge port.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml GetSubInterfaceResponseDto).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EdgeSubInterfacePage {
+    /// Sub-interfaces of this page.
+    ///
+    /// Wire name `content`; array of raw JSON, shape not shown: The fields of a sub-interface are not typed here.; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Vec<serde_json::Value>>,
+    /// Page number.
+    ///
+    /// Wire name `page`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Items per page.
+    ///
+    /// Wire name `pageSize`; `integer`; optional.
+    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+    /// Number of sub-interfaces over all pages.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EdgeSubInterfacePage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            page: None,
+            page_size: None,
+            total_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
 /// Body of the edge compatibility query of personal identity networks, SD-LAN services and HQoS profiles.
 ///
 /// Provenance: documented.
@@ -1003,6 +1047,34 @@ impl<'a> super::NetworkClient<'a> {
         );
         req.json(body);
         CreateEdgeSdLanService { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Query SD-LAN services.
+    ///
+    /// Lists SD-LAN services with their status, by query.
+    ///
+    /// `POST /edgeSdLanServices/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEdgeSdLanServices::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans (not named by the document; the list of a resource the client creates)).
+    pub fn query_edge_sd_lan_services(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryEdgeSdLanServices<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_EDGE_SD_LAN_SERVICES,
+            &[],
+        );
+        req.json(body);
+        QueryEdgeSdLanServices { req }
     }
     #[cfg(feature = "experimental")]
     /// Query SD-LAN service edge compatibility.
@@ -1883,9 +1955,12 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `portId`: Identifier of the edge port.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Query parameter `page` (`int32`, builder method `page`)
+    /// - Query parameter `pageSize` (`int32`, builder method `page_size`)
+    /// - Response 200: `application/json` `EdgeSubInterfacePage`
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
     /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeSubInterfaces).
+    /// - Pagination: `page_params`, items in `content`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: documented.
@@ -1947,43 +2022,6 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
-    /// Get edge port sub-interface.
-    ///
-    /// Reads one sub-interface of an edge port.
-    ///
-    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` on the Network management API.
-    ///
-    /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Path parameter `clusterId`: Identifier of the edge cluster.
-    /// - Path parameter `serialNumber`: Serial number of the edge.
-    /// - Path parameter `portId`: Identifier of the edge port.
-    /// - Path parameter `subInterfaceId`: Identifier of the sub-interface.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn get_venue_edge_port_sub_interface(
-        &self,
-        venue_id: &str,
-        cluster_id: &str,
-        serial_number: &str,
-        port_id: &str,
-        sub_interface_id: &str,
-    ) -> GetVenueEdgePortSubInterface<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_VENUE_EDGE_PORT_SUB_INTERFACE,
-            &[venue_id, cluster_id, serial_number, port_id, sub_interface_id],
-        );
-        GetVenueEdgePortSubInterface {
-            req,
-        }
-    }
-    #[cfg(feature = "experimental")]
     /// Patch edge port sub-interface.
     ///
     /// Changes a sub-interface of an edge port.
@@ -2027,6 +2065,42 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    /// Delete edge port sub-interface.
+    ///
+    /// Removes a sub-interface of an edge port.
+    ///
+    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `serialNumber`: Serial number of the edge.
+    /// - Path parameter `portId`: Identifier of the edge port.
+    /// - Path parameter `subInterfaceId`: Identifier of the sub-interface.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Accept `application/vnd.ruckus.v1+json`
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeSubInterface).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeSubInterface (not named by the document; the delete of a resource the client creates)).
+    pub fn delete_venue_edge_port_sub_interface(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        port_id: &str,
+        sub_interface_id: &str,
+    ) -> DeleteVenueEdgePortSubInterface<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_EDGE_PORT_SUB_INTERFACE,
+            &[venue_id, cluster_id, serial_number, port_id, sub_interface_id],
+        );
+        DeleteVenueEdgePortSubInterface {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
     /// Create edge LAG.
     ///
     /// Creates a link aggregation group on an edge.
@@ -2044,7 +2118,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: inferred (the document writes .../lags after the port sub-interface paths; LAGs are read as belonging to the edge (like its ports), /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags).
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeLinkAggregationGroup (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -2079,7 +2153,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeLinkAggregationGroup).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: inferred (the document writes .../lags after the port sub-interface paths; LAGs are read as belonging to the edge (like its ports), /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags).
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeLinkAggregationGroup (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
     pub fn get_venue_edge_lag(
         &self,
         venue_id: &str,
@@ -2113,7 +2187,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: inferred (the document writes .../lags after the port sub-interface paths; LAGs are read as belonging to the edge (like its ports), /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags).
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml updateEdgeLinkAggregationGroup (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -2152,7 +2226,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: inferred (the document writes .../lags after the port sub-interface paths; LAGs are read as belonging to the edge (like its ports), /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags).
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml partialUpdateEdgeLinkAggregationGroup (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -2173,6 +2247,38 @@ impl<'a> super::NetworkClient<'a> {
         PatchVenueEdgeLag { req }
     }
     #[cfg(feature = "experimental")]
+    /// Delete edge LAG.
+    ///
+    /// Removes a link aggregation group of an edge.
+    ///
+    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `serialNumber`: Serial number of the edge.
+    /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueEdgeLag::version`)
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeLinkAggregationGroup).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeLinkAggregationGroup (not named by the document; the delete of a resource the client creates)).
+    pub fn delete_venue_edge_lag(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        lag_id: &str,
+    ) -> DeleteVenueEdgeLag<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_EDGE_LAG,
+            &[venue_id, cluster_id, serial_number, lag_id],
+        );
+        DeleteVenueEdgeLag { req }
+    }
+    #[cfg(feature = "experimental")]
     /// Create edge LAG sub-interface.
     ///
     /// Adds a sub-interface to a link aggregation group of an edge.
@@ -2191,7 +2297,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: inferred (the document writes .../lags after the port sub-interface paths; LAGs are read as belonging to the edge (like its ports), /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags).
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeLagSubInterface (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -2210,6 +2316,75 @@ impl<'a> super::NetworkClient<'a> {
         );
         req.json(body);
         CreateVenueEdgeLagSubInterface {
+            req,
+        }
+    }
+    #[cfg(feature = "experimental")]
+    /// Get edge LAG sub-interface.
+    ///
+    /// Reads one sub-interface of a link aggregation group of an edge.
+    ///
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `serialNumber`: Serial number of the edge.
+    /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
+    /// - Path parameter `subInterfaceId`: Identifier of the sub-interface.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgeLagSubInterface::version`)
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeLagSubInterface).
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeLagSubInterface (the document's "GET, PATCH .../subInterfaces/{subInterfaceId}" leaves the parent open; the description has the GET only under lags/{lagId}, the PATCH under both)).
+    pub fn get_venue_edge_lag_sub_interface(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        lag_id: &str,
+        sub_interface_id: &str,
+    ) -> GetVenueEdgeLagSubInterface<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_EDGE_LAG_SUB_INTERFACE,
+            &[venue_id, cluster_id, serial_number, lag_id, sub_interface_id],
+        );
+        GetVenueEdgeLagSubInterface { req }
+    }
+    #[cfg(feature = "experimental")]
+    /// Delete edge LAG sub-interface.
+    ///
+    /// Removes a sub-interface of a link aggregation group of an edge.
+    ///
+    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `clusterId`: Identifier of the edge cluster.
+    /// - Path parameter `serialNumber`: Serial number of the edge.
+    /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
+    /// - Path parameter `subInterfaceId`: Identifier of the sub-interface.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueEdgeLagSubInterface::version`)
+    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeLagSubInterface).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeLagSubInterface (not named by the document; the delete of a resource the client creates)).
+    pub fn delete_venue_edge_lag_sub_interface(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        lag_id: &str,
+        sub_interface_id: &str,
+    ) -> DeleteVenueEdgeLagSubInterface<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_EDGE_LAG_SUB_INTERFACE,
+            &[venue_id, cluster_id, serial_number, lag_id, sub_interface_id],
+        );
+        DeleteVenueEdgeLagSubInterface {
             req,
         }
     }
@@ -2672,6 +2847,75 @@ impl<'a> CreateEdgeSdLanService<'a> {
         options: &ruckus_one_runtime::WaitOptions,
     ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+#[cfg(feature = "experimental")]
+static QUERY_EDGE_SD_LAN_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_edge_sd_lan_services",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/edgeSdLanServices/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Representations offered by `query_edge_sd_lan_services`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryEdgeSdLanServicesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::query_edge_sd_lan_services` (Query SD-LAN services).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryEdgeSdLanServices<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> QueryEdgeSdLanServices<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryEdgeSdLanServicesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
     }
 }
 #[cfg(feature = "experimental")]
@@ -4041,8 +4285,35 @@ impl<'a> ListVenueEdgePortSubInterfaces<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Page number, from 1.
+    ///
+    /// query parameter `page`; `int32`; default: 1.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeSubInterfaces).
+    pub fn page(mut self, page: i32) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Items per page.
+    ///
+    /// query parameter `pageSize`; `int32`; default: 20.
+    /// Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeSubInterfaces).
+    pub fn page_size(mut self, page_size: i32) -> Self {
+        self.req.query("pageSize", &page_size);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `content`).
+    ///
+    /// The page number goes in the `page` query parameter; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, EdgeSubInterfacePage> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryParams,
+                items: "content",
+                first_page: 1u32,
+            })
+    }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<EdgeSubInterfacePage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -4093,40 +4364,6 @@ impl<'a> CreateVenueEdgePortSubInterface<'a> {
     }
 }
 #[cfg(feature = "experimental")]
-static GET_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_venue_edge_port_sub_interface",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-#[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::get_venue_edge_port_sub_interface` (Get edge port sub-interface).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueEdgePortSubInterface<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-#[cfg(feature = "experimental")]
-impl<'a> GetVenueEdgePortSubInterface<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-#[cfg(feature = "experimental")]
 static PATCH_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "patch_venue_edge_port_sub_interface",
     method: ruckus_one_runtime::Method::Patch,
@@ -4150,6 +4387,52 @@ pub struct PatchVenueEdgePortSubInterface<'a> {
 }
 #[cfg(feature = "experimental")]
 impl<'a> PatchVenueEdgePortSubInterface<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+#[cfg(feature = "experimental")]
+static DELETE_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_edge_port_sub_interface",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::delete_venue_edge_port_sub_interface` (Delete edge port sub-interface).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueEdgePortSubInterface<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> DeleteVenueEdgePortSubInterface<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -4433,6 +4716,74 @@ impl<'a> PatchVenueEdgeLag<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+static DELETE_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_edge_lag",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Representations offered by `delete_venue_edge_lag`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueEdgeLagVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::delete_venue_edge_lag` (Delete edge LAG).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueEdgeLag<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> DeleteVenueEdgeLag<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueEdgeLagVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+#[cfg(feature = "experimental")]
 static CREATE_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "create_venue_edge_lag_sub_interface",
     method: ruckus_one_runtime::Method::Post,
@@ -4480,6 +4831,130 @@ impl<'a> CreateVenueEdgeLagSubInterface<'a> {
     }
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: CreateVenueEdgeLagSubInterfaceVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+#[cfg(feature = "experimental")]
+static GET_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_edge_lag_sub_interface",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Representations offered by `get_venue_edge_lag_sub_interface`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueEdgeLagSubInterfaceVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::get_venue_edge_lag_sub_interface` (Get edge LAG sub-interface).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueEdgeLagSubInterface<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> GetVenueEdgeLagSubInterface<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueEdgeLagSubInterfaceVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+#[cfg(feature = "experimental")]
+static DELETE_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_edge_lag_sub_interface",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+#[cfg(feature = "experimental")]
+/// Representations offered by `delete_venue_edge_lag_sub_interface`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueEdgeLagSubInterfaceVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+#[cfg(feature = "experimental")]
+/// Request builder for `NetworkClient::delete_venue_edge_lag_sub_interface` (Delete edge LAG sub-interface).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueEdgeLagSubInterface<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+#[cfg(feature = "experimental")]
+impl<'a> DeleteVenueEdgeLagSubInterface<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueEdgeLagSubInterfaceVersion) -> Self {
         self.req.version(version as usize);
         self
     }

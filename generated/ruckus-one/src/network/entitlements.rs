@@ -37,15 +37,37 @@ impl EntitlementBanner {
         }
     }
 }
-/// Device type of a banner. The document names only the values added in releases; other values are kept as received.
+/// Device type of a banner (also the banner list's `type` filter). The document names the three values added in a release; the official description lists the others. Values not listed are kept as received.
 ///
-/// Provenance: documented.
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1 (values of its type filter)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum BannerDeviceType {
+    /// `UNASSIGNED_DEVICE_TYPE`
+    UnassignedDeviceType,
+    /// `WIFI`
+    Wifi,
+    /// `LTE`
+    Lte,
+    /// `SWITCH`
+    Switch,
+    /// `ANALYTICS`
+    Analytics,
+    /// `RWG`
+    Rwg,
+    /// `EDGE`
+    Edge,
+    /// `VIRTUAL_EDGE`
+    VirtualEdge,
+    /// `APSW`
+    Apsw,
+    /// `EDGE_SECS`
+    EdgeSecs,
+    /// `EDGE_SECL`
+    EdgeSecl,
     /// `SLTN_PIN_FOR_IDENTITY`: Added in a release.
     SltnPinForIdentity,
     /// `SLTN_TOKEN`: Added in a release.
@@ -59,6 +81,17 @@ impl BannerDeviceType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
+            Self::UnassignedDeviceType => "UNASSIGNED_DEVICE_TYPE",
+            Self::Wifi => "WIFI",
+            Self::Lte => "LTE",
+            Self::Switch => "SWITCH",
+            Self::Analytics => "ANALYTICS",
+            Self::Rwg => "RWG",
+            Self::Edge => "EDGE",
+            Self::VirtualEdge => "VIRTUAL_EDGE",
+            Self::Apsw => "APSW",
+            Self::EdgeSecs => "EDGE_SECS",
+            Self::EdgeSecl => "EDGE_SECL",
             Self::SltnPinForIdentity => "SLTN_PIN_FOR_IDENTITY",
             Self::SltnToken => "SLTN_TOKEN",
             Self::SltnPmsIntegration => "SLTN_PMS_INTEGRATION",
@@ -69,6 +102,17 @@ impl BannerDeviceType {
 impl From<&str> for BannerDeviceType {
     fn from(s: &str) -> Self {
         match s {
+            "UNASSIGNED_DEVICE_TYPE" => Self::UnassignedDeviceType,
+            "WIFI" => Self::Wifi,
+            "LTE" => Self::Lte,
+            "SWITCH" => Self::Switch,
+            "ANALYTICS" => Self::Analytics,
+            "RWG" => Self::Rwg,
+            "EDGE" => Self::Edge,
+            "VIRTUAL_EDGE" => Self::VirtualEdge,
+            "APSW" => Self::Apsw,
+            "EDGE_SECS" => Self::EdgeSecs,
+            "EDGE_SECL" => Self::EdgeSecl,
             "SLTN_PIN_FOR_IDENTITY" => Self::SltnPinForIdentity,
             "SLTN_TOKEN" => Self::SltnToken,
             "SLTN_PMS_INTEGRATION" => Self::SltnPmsIntegration,
@@ -96,15 +140,25 @@ impl<'de> serde::Deserialize<'de> for BannerDeviceType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// License type of a banner. The document names only the value added in a release; other values are kept as received.
+/// License type of a banner (also the banner list's `licenseType` filter). The document names the value added in a release; the official description lists the others. Values not listed are kept as received.
 ///
-/// Provenance: documented.
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1 (values of its licenseType filter)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum BannerLicenseType {
+    /// `UNKNOWN`
+    Unknown2,
+    /// `APSW`
+    Apsw,
+    /// `URLF`
+    Urlf,
+    /// `EDGE_SECS`
+    EdgeSecs,
+    /// `EDGE_SECL`
+    EdgeSecl,
     /// `SLTN_TOKEN`: Added in a release.
     SltnToken,
     /// A value this version of the client does not know; kept as received.
@@ -114,6 +168,11 @@ impl BannerLicenseType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
+            Self::Unknown2 => "UNKNOWN",
+            Self::Apsw => "APSW",
+            Self::Urlf => "URLF",
+            Self::EdgeSecs => "EDGE_SECS",
+            Self::EdgeSecl => "EDGE_SECL",
             Self::SltnToken => "SLTN_TOKEN",
             Self::Unknown(v) => v.as_str(),
         }
@@ -122,6 +181,11 @@ impl BannerLicenseType {
 impl From<&str> for BannerLicenseType {
     fn from(s: &str) -> Self {
         match s {
+            "UNKNOWN" => Self::Unknown2,
+            "APSW" => Self::Apsw,
+            "URLF" => Self::Urlf,
+            "EDGE_SECS" => Self::EdgeSecs,
+            "EDGE_SECL" => Self::EdgeSecl,
             "SLTN_TOKEN" => Self::SltnToken,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
@@ -305,7 +369,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query utilizations.
     ///
-    /// `POST /utilizations/query` on the Network management API.
+    /// `POST /entitlements/utilizations/query` on the Network management API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -313,7 +377,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Provenance: reference (manage_entitlements_api-0.2.0.yaml getSummary (its deprecation note points to /entitlements/utilizations/query: the document's list "POST /entitlements/query, /utilizations/query, ..." distributes the /entitlements prefix)).
     ///
     /// Notes:
     /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
@@ -331,7 +395,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query mileage reports.
     ///
-    /// `POST /mileageReports/query` on the Network management API.
+    /// `POST /entitlements/mileageReports/query` on the Network management API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -339,7 +403,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Provenance: inferred (the document's list "POST /entitlements/query, /utilizations/query, ..." distributes the /entitlements prefix, as the official description's deprecation notes show for utilizations and banners (manage_entitlements_api-0.2.0.yaml getSummary, getBanners_1); this query itself is not in that copy).
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -353,7 +417,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query compliances.
     ///
-    /// `POST /compliances/query` on the Network management API.
+    /// `POST /entitlements/compliances/query` on the Network management API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -361,7 +425,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Provenance: inferred (the document's list "POST /entitlements/query, /utilizations/query, ..." distributes the /entitlements prefix, as the official description's deprecation notes show for utilizations and banners (manage_entitlements_api-0.2.0.yaml getSummary, getBanners_1); this query itself is not in that copy).
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -371,7 +435,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query banners.
     ///
-    /// `POST /banners/query` on the Network management API.
+    /// `POST /entitlements/banners/query` on the Network management API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -379,7 +443,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1 (its deprecation note points to /entitlements/banners/query: the document's query list distributes the /entitlements prefix)).
     ///
     /// Notes:
     /// - Rows are banners (see the EntitlementBanner type); the row shape beyond deviceType and licenseType is not shown.
@@ -390,7 +454,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query availability reports.
     ///
-    /// `POST /availabilityReports/query` on the Network management API.
+    /// `POST /entitlements/availabilityReports/query` on the Network management API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -398,7 +462,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Provenance: inferred (the document's list "POST /entitlements/query, /utilizations/query, ..." distributes the /entitlements prefix, as the official description's deprecation notes show for utilizations and banners (manage_entitlements_api-0.2.0.yaml getSummary, getBanners_1); this query itself is not in that copy).
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -412,7 +476,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query attention notes.
     ///
-    /// `POST /attentionNotes/query` on the Network management API.
+    /// `POST /entitlements/attentionNotes/query` on the Network management API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -420,7 +484,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Provenance: inferred (the document's list "POST /entitlements/query, /utilizations/query, ..." distributes the /entitlements prefix, as the official description's deprecation notes show for utilizations and banners (manage_entitlements_api-0.2.0.yaml getSummary, getBanners_1); this query itself is not in that copy).
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -501,13 +565,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `GET /banners` on the Network management API.
     ///
-    /// - Query parameter `type` (`string`, builder method `type_`)
+    /// - Query parameter `type` (`BannerDeviceType`, builder method `type_`)
     /// - Query parameter `licenseType` (`BannerLicenseType`, builder method `license_type`)
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document; it holds banners (see the EntitlementBanner type) in a shape that is not shown.
     /// - Media types: Accept `application/json`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Lifecycle: deprecated: Use query_banners. The document lists older banners among the deprecated operations; the official description marks this one deprecated and points to the banner query.
     /// - Provenance: documented.
+    #[deprecated(
+        note = "Use query_banners. The document lists older banners among the deprecated operations; the official description marks this one deprecated and points to the banner query."
+    )]
     pub fn list_banners(&self) -> ListBanners<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_BANNERS, &[]);
         ListBanners { req }
@@ -558,7 +625,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
     ///   Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml revokeOwnAssignment).
-    /// - Response 204: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (No content.)
+    /// - Response 204: no body (No content.)
     /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -584,7 +651,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
     ///   Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ownAssignmentUpdate).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Response 204: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (No content.)
+    /// - Response 204: no body (No content.)
     /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
@@ -760,7 +827,7 @@ static QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruc
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::query_tenant_entitlement_assignments` (Query entitlement assignments of a tenant).
 ///
@@ -809,7 +876,7 @@ static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = rucku
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::create_self_entitlement_assignment` (Create entitlement assignment of the own tenant).
 ///
@@ -845,7 +912,7 @@ static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = rucku
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::query_self_entitlement_assignments` (Query entitlement assignments of the own tenant).
 ///
@@ -894,7 +961,7 @@ static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = rucku
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::delete_self_entitlement_assignment` (Delete entitlement assignment of the own tenant).
 ///
@@ -925,7 +992,7 @@ static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::patch_self_entitlement_assignment` (Update entitlement assignment of the own tenant (partial)).
 ///
@@ -961,7 +1028,7 @@ static QUERY_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::query_entitlements` (Query entitlements).
 ///
@@ -1002,7 +1069,7 @@ impl<'a> QueryEntitlements<'a> {
 static QUERY_ENTITLEMENT_UTILIZATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "query_entitlement_utilizations",
     method: ruckus_one_runtime::Method::Post,
-    path: "/utilizations/query",
+    path: "/entitlements/utilizations/query",
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
@@ -1014,7 +1081,7 @@ static QUERY_ENTITLEMENT_UTILIZATIONS: ruckus_one_runtime::Operation = ruckus_on
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Representations offered by `query_entitlement_utilizations`; the first is the default.
 ///
@@ -1072,7 +1139,7 @@ impl<'a> QueryEntitlementUtilizations<'a> {
 static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "query_mileage_reports",
     method: ruckus_one_runtime::Method::Post,
-    path: "/mileageReports/query",
+    path: "/entitlements/mileageReports/query",
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
@@ -1080,7 +1147,7 @@ static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::query_mileage_reports` (Query mileage reports).
 ///
@@ -1121,7 +1188,7 @@ impl<'a> QueryMileageReports<'a> {
 static QUERY_COMPLIANCES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "query_compliances",
     method: ruckus_one_runtime::Method::Post,
-    path: "/compliances/query",
+    path: "/entitlements/compliances/query",
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
@@ -1129,7 +1196,7 @@ static QUERY_COMPLIANCES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::query_compliances` (Query compliances).
 ///
@@ -1170,7 +1237,7 @@ impl<'a> QueryCompliances<'a> {
 static QUERY_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "query_banners",
     method: ruckus_one_runtime::Method::Post,
-    path: "/banners/query",
+    path: "/entitlements/banners/query",
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
@@ -1178,7 +1245,7 @@ static QUERY_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::query_banners` (Query banners).
 ///
@@ -1219,7 +1286,7 @@ impl<'a> QueryBanners<'a> {
 static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "query_availability_reports",
     method: ruckus_one_runtime::Method::Post,
-    path: "/availabilityReports/query",
+    path: "/entitlements/availabilityReports/query",
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
@@ -1227,7 +1294,7 @@ static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::Operation = ruckus_one_ru
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::query_availability_reports` (Query availability reports).
 ///
@@ -1268,7 +1335,7 @@ impl<'a> QueryAvailabilityReports<'a> {
 static QUERY_ATTENTION_NOTES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "query_attention_notes",
     method: ruckus_one_runtime::Method::Post,
-    path: "/attentionNotes/query",
+    path: "/entitlements/attentionNotes/query",
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
@@ -1276,7 +1343,7 @@ static QUERY_ATTENTION_NOTES: ruckus_one_runtime::Operation = ruckus_one_runtime
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::query_attention_notes` (Query attention notes).
 ///
@@ -1325,7 +1392,7 @@ static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::get_entitlement_settings` (Get entitlement settings).
 ///
@@ -1356,7 +1423,7 @@ static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_ru
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::patch_entitlement_settings` (Update entitlement settings (partial)).
 ///
@@ -1392,7 +1459,7 @@ static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = r
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::list_entitlement_license_usage_reports` (List license usage reports).
 ///
@@ -1423,7 +1490,7 @@ static LIST_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::list_banners` (List banners).
 ///
@@ -1438,18 +1505,18 @@ impl<'a> ListBanners<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Optional filter on the banner type.
+    /// Only banners about this device type.
     ///
-    /// query parameter `type`; `string`.
-    /// Provenance: inferred (the document names type as an optional query filter of banners without naming the operation; GET /banners assumed; string, as its values are not shown).
-    pub fn type_(mut self, type_: &str) -> Self {
+    /// query parameter `type`; `BannerDeviceType`.
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1).
+    pub fn type_(mut self, type_: BannerDeviceType) -> Self {
         self.req.query("type", &type_);
         self
     }
-    /// Optional filter on the license type.
+    /// Only banners about this license type.
     ///
     /// query parameter `licenseType`; `BannerLicenseType`.
-    /// Provenance: inferred (the document names licenseType as an optional query filter of banners without naming the operation; GET /banners assumed).
+    /// Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1).
     pub fn license_type(mut self, license_type: BannerLicenseType) -> Self {
         self.req.query("licenseType", &license_type);
         self
@@ -1470,7 +1537,7 @@ static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::list_entitlement_assignments` (List assignments).
 ///
@@ -1501,7 +1568,7 @@ static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::create_entitlement_assignment` (Create assignment).
 ///
@@ -1532,7 +1599,7 @@ static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_on
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::delete_entitlement_assignments` (Delete assignments).
 ///
@@ -1547,9 +1614,9 @@ impl<'a> DeleteEntitlementAssignments<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `204` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    /// Sends the request; the `204` response has no body.
+    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
+        self.req.send_empty().await
     }
 }
 static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1563,7 +1630,7 @@ static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::patch_entitlement_assignments` (Update assignments (partial)).
 ///
@@ -1594,7 +1661,7 @@ static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::Operation = ru
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::list_entitlement_assignment_summaries` (List assignment summaries).
 ///
@@ -1625,7 +1692,7 @@ static LIST_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::list_entitlements` (List entitlements).
 ///
@@ -1656,7 +1723,7 @@ static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_ru
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::list_entitlement_summaries` (List entitlement summaries).
 ///
@@ -1697,7 +1764,7 @@ static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_ru
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::list_license_usage_reports` (List license usage reports (older path)).
 ///
@@ -1728,7 +1795,7 @@ static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::list_msp_entitlements` (List MSP entitlements).
 ///
@@ -1759,7 +1826,7 @@ static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_on
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::list_msp_entitlement_summaries` (List MSP entitlement summaries).
 ///
@@ -1790,7 +1857,7 @@ static LIST_MSP_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorObject,
+    error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
 /// Request builder for `NetworkClient::list_msp_banners` (List MSP banners).
 ///

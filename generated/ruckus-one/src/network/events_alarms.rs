@@ -5,6 +5,38 @@
 //! Events and alarms (version 0.0.3 of their description): historical clients, event lists with venue, AP and network data, event details, a CSV export of events, the latest logins of an admin group's members, alarm lists and clearing an alarm. The fields of event and alarm records are not shown by the document, so query results keep them as raw JSON. Outbound notifications or webhooks are not shown.
 //!
 //! Spec: `spec/network/events_alarms.yaml`.
+/// Body of the event and alarm queries that add venue, AP and network data (metas and details): the fields to return and the filters. These queries take no paging fields.
+///
+/// Provenance: reference (events_and_alarms_api-0.0.3.yaml MetasRequestDto).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct EventMetasQuery {
+    /// Fields to return for each record.
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<String>>,
+    /// Filters selecting the records; the metas queries require the key `ids` in it, even with an empty value.
+    ///
+    /// Wire name `filters`; `json`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filters: Option<serde_json::Value>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl EventMetasQuery {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            filters: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
 impl<'a> super::NetworkClient<'a> {
     /// Query historical clients.
     ///
@@ -59,22 +91,18 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /events/metas/query` on the Network management API.
     ///
-    /// - Request body (json, required): `QueryRequest`
+    /// - Request body (json, required): `EventMetasQuery`
     ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventListMetaData).
     /// - Response 200: `application/json` `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEventMetas::version`)
     /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventListMetaData).
-    /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     ///
     /// Notes:
     /// - The `filters` object must contain the key `ids`, even when its value is empty.
-    pub fn query_event_metas(
-        &self,
-        body: &super::common::QueryRequest,
-    ) -> QueryEventMetas<'a> {
+    pub fn query_event_metas(&self, body: &EventMetasQuery) -> QueryEventMetas<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_EVENT_METAS,
@@ -89,19 +117,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /events/details/query` on the Network management API.
     ///
-    /// - Request body (json, required): `QueryRequest`
+    /// - Request body (json, required): `EventMetasQuery`
     ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventDetails).
     /// - Response 200: `application/json` `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEventDetails::version`)
     /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventDetails).
-    /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn query_event_details(
-        &self,
-        body: &super::common::QueryRequest,
-    ) -> QueryEventDetails<'a> {
+    pub fn query_event_details(&self, body: &EventMetasQuery) -> QueryEventDetails<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_EVENT_DETAILS,
@@ -118,7 +142,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
     ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml exportEvents).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `*/*` text (The CSV export.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ExportEventsCsv::version`)
     /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml exportEvents).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
@@ -190,22 +214,18 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /alarms/metas/query` on the Network management API.
     ///
-    /// - Request body (json, required): `QueryRequest`
+    /// - Request body (json, required): `EventMetasQuery`
     ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml getAlarmListMetaData).
     /// - Response 200: `application/json` `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryAlarmMetas::version`)
     /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml getAlarmListMetaData).
-    /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     ///
     /// Notes:
     /// - The `filters` object must contain the key `ids`.
-    pub fn query_alarm_metas(
-        &self,
-        body: &super::common::QueryRequest,
-    ) -> QueryAlarmMetas<'a> {
+    pub fn query_alarm_metas(&self, body: &EventMetasQuery) -> QueryAlarmMetas<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_ALARM_METAS,
@@ -415,17 +435,6 @@ impl<'a> QueryEventMetas<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
@@ -480,17 +489,6 @@ impl<'a> QueryEventDetails<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
@@ -506,11 +504,11 @@ static EXPORT_EVENTS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
+            accept: "*/*",
         },
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
-            accept: "application/json",
+            accept: "*/*",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -521,10 +519,10 @@ static EXPORT_EVENTS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
 pub enum ExportEventsCsvVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    /// `v1`: Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
+    /// `json`: Accept `*/*`, Content-Type `application/json`
     Json,
 }
 /// Request builder for `NetworkClient::export_events_csv` (Export events).
@@ -545,9 +543,9 @@ impl<'a> ExportEventsCsv<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    /// Sends the request and returns the `200` response body as text.
+    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
+        self.req.send_text().await
     }
 }
 static LIST_ADMIN_GROUP_LATEST_LOGINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -713,17 +711,6 @@ impl<'a> QueryAlarmMetas<'a> {
     pub fn version(mut self, version: QueryAlarmMetasVersion) -> Self {
         self.req.version(version as usize);
         self
-    }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(

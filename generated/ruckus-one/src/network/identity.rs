@@ -485,6 +485,392 @@ impl MacRegistrationPool {
         }
     }
 }
+/// A Spring-style page of the identity, DPSK and certificate services: the items in `content` and the page counters. Other fields of the page are kept as received.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml Page).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct IdentityServicePage {
+    /// The items of this page.
+    ///
+    /// Wire name `content`; `array<json>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Vec<serde_json::Value>>,
+    /// Number of items over all pages.
+    ///
+    /// Wire name `totalElements`; `integer`; optional.
+    #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
+    pub total_elements: Option<i64>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// Page size applied.
+    ///
+    /// Wire name `size`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<i64>,
+    /// Number of this page, from 0.
+    ///
+    /// Wire name `number`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<i64>,
+    /// Number of items on this page.
+    ///
+    /// Wire name `numberOfElements`; `integer`; optional.
+    #[serde(
+        rename = "numberOfElements",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub number_of_elements: Option<i64>,
+    /// Whether this is the first page.
+    ///
+    /// Wire name `first`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<bool>,
+    /// Whether this is the last page.
+    ///
+    /// Wire name `last`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last: Option<bool>,
+    /// Whether this page has no items.
+    ///
+    /// Wire name `empty`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl IdentityServicePage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            total_elements: None,
+            total_pages: None,
+            size: None,
+            number: None,
+            number_of_elements: None,
+            first: None,
+            last: None,
+            empty: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// A Spring-style page of identities. Other fields of the page are kept as received.
+///
+/// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct IdentityPage {
+    /// The identities of this page.
+    ///
+    /// Wire name `content`; `array<Identity>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Vec<Identity>>,
+    /// Number of identities over all pages.
+    ///
+    /// Wire name `totalElements`; `integer`; optional.
+    #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
+    pub total_elements: Option<i64>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// Page size applied.
+    ///
+    /// Wire name `size`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<i64>,
+    /// Number of this page, from 0.
+    ///
+    /// Wire name `number`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<i64>,
+    /// Number of identities on this page.
+    ///
+    /// Wire name `numberOfElements`; `integer`; optional.
+    #[serde(
+        rename = "numberOfElements",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub number_of_elements: Option<i64>,
+    /// Whether this is the first page.
+    ///
+    /// Wire name `first`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<bool>,
+    /// Whether this is the last page.
+    ///
+    /// Wire name `last`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last: Option<bool>,
+    /// Whether this page has no identities.
+    ///
+    /// Wire name `empty`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl IdentityPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            total_elements: None,
+            total_pages: None,
+            size: None,
+            number: None,
+            number_of_elements: None,
+            first: None,
+            last: None,
+            empty: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// A Spring-style page of MAC registration pools. Other fields of the page are kept as received.
+///
+/// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MacRegistrationPoolPage {
+    /// The pools of this page.
+    ///
+    /// Wire name `content`; `array<MacRegistrationPool>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Vec<MacRegistrationPool>>,
+    /// Number of pools over all pages.
+    ///
+    /// Wire name `totalElements`; `integer`; optional.
+    #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
+    pub total_elements: Option<i64>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// Page size applied.
+    ///
+    /// Wire name `size`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<i64>,
+    /// Number of this page, from 0.
+    ///
+    /// Wire name `number`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<i64>,
+    /// Number of pools on this page.
+    ///
+    /// Wire name `numberOfElements`; `integer`; optional.
+    #[serde(
+        rename = "numberOfElements",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub number_of_elements: Option<i64>,
+    /// Whether this is the first page.
+    ///
+    /// Wire name `first`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<bool>,
+    /// Whether this is the last page.
+    ///
+    /// Wire name `last`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last: Option<bool>,
+    /// Whether this page has no pools.
+    ///
+    /// Wire name `empty`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MacRegistrationPoolPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            total_elements: None,
+            total_pages: None,
+            size: None,
+            number: None,
+            number_of_elements: None,
+            first: None,
+            last: None,
+            empty: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// A Spring-style page of MAC registrations. Other fields of the page are kept as received.
+///
+/// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MacRegistrationPage {
+    /// The registrations of this page.
+    ///
+    /// Wire name `content`; `array<MacRegistration>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Vec<MacRegistration>>,
+    /// Number of registrations over all pages.
+    ///
+    /// Wire name `totalElements`; `integer`; optional.
+    #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
+    pub total_elements: Option<i64>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// Page size applied.
+    ///
+    /// Wire name `size`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<i64>,
+    /// Number of this page, from 0.
+    ///
+    /// Wire name `number`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<i64>,
+    /// Number of registrations on this page.
+    ///
+    /// Wire name `numberOfElements`; `integer`; optional.
+    #[serde(
+        rename = "numberOfElements",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub number_of_elements: Option<i64>,
+    /// Whether this is the first page.
+    ///
+    /// Wire name `first`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<bool>,
+    /// Whether this is the last page.
+    ///
+    /// Wire name `last`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last: Option<bool>,
+    /// Whether this page has no registrations.
+    ///
+    /// Wire name `empty`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MacRegistrationPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            total_elements: None,
+            total_pages: None,
+            size: None,
+            number: None,
+            number_of_elements: None,
+            first: None,
+            last: None,
+            empty: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Body of the MAC registration pool and registration queries: a list of criteria. Paging is set with the `page`, `size` and `sort` query parameters, not in this body.
+///
+/// Provenance: reference (mac_registration_api-0.0.1.yaml SearchDto).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MacRegistrationSearch {
+    /// The criteria the results must match.
+    ///
+    /// Wire name `searchCriteriaList`; `array<MacRegistrationSearchCriterion>`; optional.
+    #[serde(
+        rename = "searchCriteriaList",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub search_criteria_list: Option<Vec<MacRegistrationSearchCriterion>>,
+    /// Which data to include; the values are not described (the description's example is ALL).
+    ///
+    /// Wire name `dataOption`; `string`; optional.
+    #[serde(rename = "dataOption", default, skip_serializing_if = "Option::is_none")]
+    pub data_option: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MacRegistrationSearch {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            search_criteria_list: None,
+            data_option: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// One criterion of a MAC registration query.
+///
+/// Provenance: reference (mac_registration_api-0.0.1.yaml SearchCriteria).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct MacRegistrationSearchCriterion {
+    /// Field to compare, for example `name`.
+    ///
+    /// Wire name `filterKey`; `string`; optional.
+    #[serde(rename = "filterKey", default, skip_serializing_if = "Option::is_none")]
+    pub filter_key: Option<String>,
+    /// Comparison, for example `eq`.
+    ///
+    /// Wire name `operation`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<String>,
+    /// Value to compare with.
+    ///
+    /// Wire name `value`; `json`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<serde_json::Value>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl MacRegistrationSearchCriterion {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            filter_key: None,
+            operation: None,
+            value: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
 /// State of a certificate or certificate authority (also a certificate query filter). Transitions between the states are not shown.
 ///
 /// Provenance: documented.
@@ -1042,6 +1428,33 @@ impl<'a> super::NetworkClient<'a> {
         );
         ListDpskServices { req }
     }
+    /// Query DPSK services.
+    ///
+    /// Queries the DPSK pools (services), page by page.
+    ///
+    /// `POST /dpskServices/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (dpsk_service-0.0.3.yaml queryDpskPools).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `QueryDpskServices::version`)
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml queryDpskPools).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml queryDpskPools).
+    pub fn query_dpsk_services(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryDpskServices<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_DPSK_SERVICES,
+            &[],
+        );
+        req.json(body);
+        QueryDpskServices { req }
+    }
     /// Get DPSK service.
     ///
     /// Reads one DPSK pool (service).
@@ -1126,6 +1539,28 @@ impl<'a> super::NetworkClient<'a> {
         );
         req.json(body);
         PatchDpskService { req }
+    }
+    /// Delete DPSK service.
+    ///
+    /// Deletes a DPSK pool (service).
+    ///
+    /// `DELETE /dpskServices/{poolId}` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `DeleteDpskService::version`)
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml deleteDpskPool).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml deleteDpskPool).
+    pub fn delete_dpsk_service(&self, pool_id: &str) -> DeleteDpskService<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_DPSK_SERVICE,
+            &[pool_id],
+        );
+        DeleteDpskService { req }
     }
     /// Add identity group to DPSK service.
     ///
@@ -1219,34 +1654,172 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Import DPSK passphrases from CSV.
     ///
-    /// Uploads a CSV file of passphrases to a DPSK pool for an identity group.
+    /// Uploads a CSV file of passphrases to a DPSK pool.
     ///
-    /// `POST /dpskServices/{poolId}/identityGroups/{groupId}/passphrases/csvFiles` on the Network management API.
+    /// `POST /dpskServices/{poolId}/passphrases/csvFiles` on the Network management API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
-    /// - Path parameter `groupId`: Identifier of the identity group.
-    /// - Request body (multipart, required): multipart form with parts `file`
+    /// - Query parameter `usernamePrefix` (`string`, builder method `username_prefix`)
+    /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
+    ///   Provenance: reference (dpsk_service-0.0.3.yaml importDpskPassphrasesFromCsv).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ImportDpskPassphrases::version`)
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml importDpskPassphrasesFromCsv).
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (method and path documented; the document does not say whether this imports or exports nor name the multipart part; read as a CSV import with part `file` (exports in this API sit under .../query/csvFiles)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn import_dpsk_passphrases(
-        &self,
-        pool_id: &str,
-        group_id: &str,
-        body: ruckus_one_runtime::Multipart,
-    ) -> ImportDpskPassphrases<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml importDpskPassphrasesFromCsv (the document's ".../passphrases/csvFiles" continues the pool path /dpskServices/{poolId}, where the service has it)).
+    pub fn import_dpsk_passphrases(&self, pool_id: &str) -> ImportDpskPassphrases<'a> {
+        let req = ruckus_one_runtime::Request::new(
             self.client,
             &IMPORT_DPSK_PASSPHRASES,
-            &[pool_id, group_id],
+            &[pool_id],
         );
-        req.multipart(body);
         ImportDpskPassphrases { req }
+    }
+    /// Create DPSK passphrases in pool.
+    ///
+    /// Creates one or more passphrases in a DPSK pool.
+    ///
+    /// `POST /dpskServices/{poolId}/passphrases` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
+    /// - Request body (json, required): raw JSON, shape not shown: The passphrase settings (such as the number of passphrases, their format, expiration and VLAN) are not shown by the document.
+    ///   Provenance: reference (dpsk_service-0.0.3.yaml createPassphrase).
+    /// - Response 202: `application/json` `string` (Accepted; the creation continues in the background.)
+    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `CreateDpskServicePassphrases::version`)
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml createPassphrase).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml createPassphrase).
+    pub fn create_dpsk_service_passphrases(
+        &self,
+        pool_id: &str,
+        body: &serde_json::Value,
+    ) -> CreateDpskServicePassphrases<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_DPSK_SERVICE_PASSPHRASES,
+            &[pool_id],
+        );
+        req.json(body);
+        CreateDpskServicePassphrases {
+            req,
+        }
+    }
+    /// List DPSK passphrases.
+    ///
+    /// Lists the passphrases of a DPSK pool, page by page.
+    ///
+    /// `GET /dpskServices/{poolId}/passphrases` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
+    /// - Query parameter `page` (`integer`, builder method `page`)
+    /// - Query parameter `size` (`integer`, builder method `size`)
+    /// - Query parameter `sort` (`string`, builder method `sort`)
+    /// - Response 200: `application/json` `IdentityServicePage`
+    /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `ListDpskServicePassphrases::version`)
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml listAllPassphrases).
+    /// - Pagination: `spring`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml listAllPassphrases).
+    pub fn list_dpsk_service_passphrases(
+        &self,
+        pool_id: &str,
+    ) -> ListDpskServicePassphrases<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_DPSK_SERVICE_PASSPHRASES,
+            &[pool_id],
+        );
+        ListDpskServicePassphrases { req }
+    }
+    /// Query DPSK passphrases.
+    ///
+    /// Queries the passphrases of a DPSK pool, page by page.
+    ///
+    /// `POST /dpskServices/{poolId}/passphrases/query` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (dpsk_service-0.0.3.yaml queryResponse).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `QueryDpskServicePassphrases::version`)
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml queryResponse).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml queryResponse).
+    pub fn query_dpsk_service_passphrases(
+        &self,
+        pool_id: &str,
+        body: &super::common::QueryRequest,
+    ) -> QueryDpskServicePassphrases<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_DPSK_SERVICE_PASSPHRASES,
+            &[pool_id],
+        );
+        req.json(body);
+        QueryDpskServicePassphrases { req }
+    }
+    /// Get DPSK passphrase.
+    ///
+    /// Reads one passphrase of a DPSK pool.
+    ///
+    /// `GET /dpskServices/{poolId}/passphrases/{id}` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
+    /// - Path parameter `id`: Identifier of the passphrase.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The passphrase is not shown by the document.
+    /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `GetDpskServicePassphrase::version`)
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml getPassphraseById).
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml getPassphraseById).
+    pub fn get_dpsk_service_passphrase(
+        &self,
+        pool_id: &str,
+        id: &str,
+    ) -> GetDpskServicePassphrase<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_DPSK_SERVICE_PASSPHRASE,
+            &[pool_id, id],
+        );
+        GetDpskServicePassphrase { req }
+    }
+    /// Delete DPSK passphrases.
+    ///
+    /// Deletes passphrases of a DPSK pool.
+    ///
+    /// `DELETE /dpskServices/{poolId}/passphrases` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
+    /// - Request body (json, required): `array<string>`
+    ///   Provenance: reference (dpsk_service-0.0.3.yaml deletePassphrases).
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `DeleteDpskServicePassphrases::version`)
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml deletePassphrases).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml deletePassphrases).
+    pub fn delete_dpsk_service_passphrases(
+        &self,
+        pool_id: &str,
+        body: &Vec<String>,
+    ) -> DeleteDpskServicePassphrases<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_DPSK_SERVICE_PASSPHRASES,
+            &[pool_id],
+        );
+        req.json(body);
+        DeleteDpskServicePassphrases {
+            req,
+        }
     }
     /// Create DPSK service in identity group.
     ///
@@ -1398,6 +1971,58 @@ impl<'a> super::NetworkClient<'a> {
         req.json(body);
         PatchTemplateDpskService { req }
     }
+    /// Delete DPSK service template.
+    ///
+    /// Deletes a DPSK pool template.
+    ///
+    /// `DELETE /templates/dpskServices/{poolTemplateId}` on the Network management API.
+    ///
+    /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Accept `application/vnd.ruckus.v1+json`
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml deleteDpskPoolTemplate).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml deleteDpskPoolTemplate).
+    pub fn delete_template_dpsk_service(
+        &self,
+        pool_template_id: &str,
+    ) -> DeleteTemplateDpskService<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_TEMPLATE_DPSK_SERVICE,
+            &[pool_template_id],
+        );
+        DeleteTemplateDpskService { req }
+    }
+    /// Query DPSK service templates.
+    ///
+    /// Queries the DPSK pool templates, page by page.
+    ///
+    /// `POST /templates/dpskServices/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (dpsk_service-0.0.3.yaml queryDpskPoolTemplates).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
+    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml queryDpskPoolTemplates).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml queryDpskPoolTemplates).
+    pub fn query_template_dpsk_services(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryTemplateDpskServices<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_TEMPLATE_DPSK_SERVICES,
+            &[],
+        );
+        req.json(body);
+        QueryTemplateDpskServices { req }
+    }
     /// Create DPSK service template in identity group.
     ///
     /// Creates a DPSK pool template linked to an identity group template.
@@ -1458,6 +2083,60 @@ impl<'a> super::NetworkClient<'a> {
             req,
         }
     }
+    /// List identity groups.
+    ///
+    /// Lists the identity groups, page by page.
+    ///
+    /// `GET /identityGroups` on the Network management API.
+    ///
+    /// - Query parameter `page` (`integer`, builder method `page`)
+    /// - Query parameter `size` (`integer`, builder method `size`)
+    /// - Query parameter `sort` (`string`, builder method `sort`)
+    /// - Response 200: `application/json` `IdentityServicePage`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListIdentityGroups::version`)
+    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml getGroups).
+    /// - Pagination: `spring`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (identity_management-0.0.2.yaml getGroups).
+    pub fn list_identity_groups(&self) -> ListIdentityGroups<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_IDENTITY_GROUPS,
+            &[],
+        );
+        ListIdentityGroups { req }
+    }
+    /// Query identity groups.
+    ///
+    /// Searches the identity groups, page by page.
+    ///
+    /// `POST /identityGroups/query` on the Network management API.
+    ///
+    /// - Query parameter `page` (`integer`, builder method `page`)
+    /// - Query parameter `size` (`integer`, builder method `size`)
+    /// - Query parameter `sort` (`string`, builder method `sort`)
+    /// - Request body (json, required): raw JSON, shape not shown: The search criteria (such as a keyword, group ids, or the linked DPSK pool, MAC registration pool, policy set or network) are not shown by the document.
+    ///   Provenance: reference (identity_management-0.0.2.yaml searchGroups).
+    /// - Response 200: `application/json` `IdentityServicePage`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryIdentityGroups::version`)
+    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml searchGroups).
+    /// - Pagination: `spring`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (identity_management-0.0.2.yaml searchGroups).
+    pub fn query_identity_groups(
+        &self,
+        body: &serde_json::Value,
+    ) -> QueryIdentityGroups<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_IDENTITY_GROUPS,
+            &[],
+        );
+        req.json(body);
+        QueryIdentityGroups { req }
+    }
     /// Create identity group.
     ///
     /// Creates an identity group.
@@ -1480,6 +2159,27 @@ impl<'a> super::NetworkClient<'a> {
             &[],
         );
         CreateIdentityGroup { req }
+    }
+    /// Get identity group.
+    ///
+    /// Reads one identity group.
+    ///
+    /// `GET /identityGroups/{id}` on the Network management API.
+    ///
+    /// - Path parameter `id`: Identifier of the identity group.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The identity group is not shown by the document.
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetIdentityGroup::version`)
+    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml getGroupById).
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (identity_management-0.0.2.yaml getGroupById).
+    pub fn get_identity_group(&self, id: &str) -> GetIdentityGroup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_IDENTITY_GROUP,
+            &[id],
+        );
+        GetIdentityGroup { req }
     }
     /// Delete identity group.
     ///
@@ -1681,7 +2381,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `GET /identityGroups/{groupId}/identities` on the Network management API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Query parameter `page` (`integer`, builder method `page`)
+    /// - Query parameter `size` (`integer`, builder method `size`)
+    /// - Query parameter `sort` (`string`, builder method `sort`)
+    /// - Response 200: `application/json` raw JSON, shape not shown: The official description gives a plain list of identities (see the Identity type) for the requested page, without page counters; kept as raw JSON. (The identities of the requested page.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListIdentities::version`)
     /// - Media types: Provenance: reference (identity_management-0.0.2.yaml listIdentitiesByGroup).
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -1694,6 +2397,33 @@ impl<'a> super::NetworkClient<'a> {
             &[group_id],
         );
         ListIdentities { req }
+    }
+    /// Query identities.
+    ///
+    /// Searches identities across identity groups, page by page.
+    ///
+    /// `POST /identities/query` on the Network management API.
+    ///
+    /// - Query parameter `page` (`integer`, builder method `page`)
+    /// - Query parameter `size` (`integer`, builder method `size`)
+    /// - Query parameter `sort` (`string`, builder method `sort`)
+    /// - Request body (json, required): raw JSON, shape not shown: The search criteria (such as the group, DPSK pool, keyword or identity ids) are not shown by the document.
+    ///   Provenance: reference (identity_management-0.0.2.yaml queryIdentity).
+    /// - Response 200: `application/json` `IdentityPage`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryIdentities::version`)
+    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml queryIdentity).
+    /// - Pagination: `spring`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (identity_management-0.0.2.yaml queryIdentity).
+    pub fn query_identities(&self, body: &serde_json::Value) -> QueryIdentities<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_IDENTITIES,
+            &[],
+        );
+        req.json(body);
+        QueryIdentities { req }
     }
     /// Create identity.
     ///
@@ -1724,6 +2454,28 @@ impl<'a> super::NetworkClient<'a> {
         req.json(body);
         CreateIdentity { req }
     }
+    /// Get identity.
+    ///
+    /// Reads one identity of an identity group.
+    ///
+    /// `GET /identityGroups/{groupId}/identities/{id}` on the Network management API.
+    ///
+    /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Path parameter `id`: Identifier of the identity.
+    /// - Response 200: `application/json` `Identity`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetIdentity::version`)
+    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml getIdentityById).
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (identity_management-0.0.2.yaml getIdentityById).
+    pub fn get_identity(&self, group_id: &str, id: &str) -> GetIdentity<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_IDENTITY,
+            &[group_id, id],
+        );
+        GetIdentity { req }
+    }
     /// Delete identities.
     ///
     /// Deletes several identities of an identity group.
@@ -1731,21 +2483,28 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /identityGroups/{groupId}/identities` on the Network management API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
+    /// - Request body (json, required): raw JSON, shape not shown: The body is not shown by the document; the service's other bulk deletes take a JSON array of the identifiers to delete.
+    ///   Provenance: inferred (a bulk delete selects what it deletes in its body, as the registration and passphrase bulk deletes of the same services do).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     ///
     /// Notes:
-    /// - How the identities to delete are selected is not shown.
+    /// - The identities to delete are given in the body; its shape is not shown.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn delete_identities(&self, group_id: &str) -> DeleteIdentities<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn delete_identities(
+        &self,
+        group_id: &str,
+        body: &serde_json::Value,
+    ) -> DeleteIdentities<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_IDENTITIES,
             &[group_id],
         );
+        req.json(body);
         DeleteIdentities { req }
     }
     /// Delete identity.
@@ -1984,9 +2743,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `GET /macRegistrationPools` on the Network management API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Query parameter `page` (`integer`, builder method `page`)
+    /// - Query parameter `size` (`integer`, builder method `size`)
+    /// - Query parameter `sort` (`string`, builder method `sort`)
+    /// - Response 200: `application/json` `MacRegistrationPoolPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListMacRegistrationPools::version`)
     /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml listAllPools).
+    /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2006,8 +2769,8 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Request body (json, required): `MacRegistrationPool`
     ///   Provenance: reference (mac_registration_api-0.0.1.yaml createPool_1).
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; pool creation is in progress.)
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created; the body is the pool (v1 and plain JSON).)
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted (v1.1); the body carries the request id and the new pool's id while creation continues.)
     /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `CreateMacRegistrationPool::version`)
     /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml createPool_1).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
@@ -2016,7 +2779,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
-    /// - Pool creation may answer 202 Accepted while it is in progress.
+    /// - With the v1 or plain JSON media type the service answers 201 with the created pool; with v1.1 (the default here) it answers 202 with the request id and the pool id while creation continues. Both answers are returned as raw JSON.
     pub fn create_mac_registration_pool(
         &self,
         body: &MacRegistrationPool,
@@ -2029,24 +2792,77 @@ impl<'a> super::NetworkClient<'a> {
         req.json(body);
         CreateMacRegistrationPool { req }
     }
+    /// Get MAC registration pool.
+    ///
+    /// Reads one MAC registration pool.
+    ///
+    /// `GET /macRegistrationPools/{id}` on the Network management API.
+    ///
+    /// - Path parameter `id`: Identifier of the MAC registration pool.
+    /// - Response 200: `application/json` `MacRegistrationPool`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetMacRegistrationPool::version`)
+    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml getPoolById).
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (mac_registration_api-0.0.1.yaml getPoolById).
+    pub fn get_mac_registration_pool(&self, id: &str) -> GetMacRegistrationPool<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_MAC_REGISTRATION_POOL,
+            &[id],
+        );
+        GetMacRegistrationPool { req }
+    }
+    /// Delete MAC registration pool.
+    ///
+    /// Deletes a MAC registration pool.
+    ///
+    /// `DELETE /macRegistrationPools/{id}` on the Network management API.
+    ///
+    /// - Path parameter `id`: Identifier of the MAC registration pool.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteMacRegistrationPool::version`)
+    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml deletePool_1).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (mac_registration_api-0.0.1.yaml deletePool_1).
+    ///
+    /// Notes:
+    /// - A pool that is referenced cannot be deleted.
+    pub fn delete_mac_registration_pool(
+        &self,
+        id: &str,
+    ) -> DeleteMacRegistrationPool<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_MAC_REGISTRATION_POOL,
+            &[id],
+        );
+        DeleteMacRegistrationPool { req }
+    }
     /// Query MAC registration pools.
     ///
     /// Queries the MAC registration pools.
     ///
     /// `POST /macRegistrationPools/query` on the Network management API.
     ///
-    /// - Request body (json, required): `QueryRequest`
+    /// - Query parameter `page` (`integer`, builder method `page`)
+    /// - Query parameter `size` (`integer`, builder method `size`)
+    /// - Query parameter `sort` (`string`, builder method `sort`)
+    /// - Request body (json, required): `MacRegistrationSearch`
     ///   Provenance: reference (mac_registration_api-0.0.1.yaml searchPools).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `application/json` `MacRegistrationPoolPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMacRegistrationPools::version`)
     /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml searchPools).
-    /// - Pagination: `query_body`, items in `data`
+    /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn query_mac_registration_pools(
         &self,
-        body: &super::common::QueryRequest,
+        body: &MacRegistrationSearch,
     ) -> QueryMacRegistrationPools<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2063,9 +2879,13 @@ impl<'a> super::NetworkClient<'a> {
     /// `GET /macRegistrationPools/{poolId}/registrations` on the Network management API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Query parameter `page` (`integer`, builder method `page`)
+    /// - Query parameter `size` (`integer`, builder method `size`)
+    /// - Query parameter `sort` (`string`, builder method `sort`)
+    /// - Response 200: `application/json` `MacRegistrationPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListMacRegistrations::version`)
     /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml listAllRegistrations).
+    /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2077,18 +2897,18 @@ impl<'a> super::NetworkClient<'a> {
         );
         ListMacRegistrations { req }
     }
-    /// Create MAC registrations.
+    /// Create MAC registration.
     ///
-    /// Creates registrations in a MAC registration pool.
+    /// Registers a MAC address in a MAC registration pool.
     ///
     /// `POST /macRegistrationPools/{poolId}/registrations` on the Network management API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `MacRegistration`
     ///   Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the bulk creation is in progress.)
-    /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `CreateMacRegistrations::version`)
+    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created; the body is the registration (v1 and plain JSON).)
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted (v1.1); the creation continues in the background.)
+    /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `CreateMacRegistration::version`)
     /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -2096,19 +2916,19 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
-    /// - Bulk creation may answer 202 Accepted while it is in progress.
-    pub fn create_mac_registrations(
+    /// - With the v1 or plain JSON media type the service answers 201 with the registration; with v1.1 it answers 202 with the request id while the creation continues.
+    pub fn create_mac_registration(
         &self,
         pool_id: &str,
-        body: &serde_json::Value,
-    ) -> CreateMacRegistrations<'a> {
+        body: &MacRegistration,
+    ) -> CreateMacRegistration<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &CREATE_MAC_REGISTRATIONS,
+            &CREATE_MAC_REGISTRATION,
             &[pool_id],
         );
         req.json(body);
-        CreateMacRegistrations { req }
+        CreateMacRegistration { req }
     }
     /// Delete MAC registrations.
     ///
@@ -2117,7 +2937,7 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /macRegistrationPools/{poolId}/registrations` on the Network management API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `array<string>`
     ///   Provenance: reference (mac_registration_api-0.0.1.yaml deleteRegistrations_1).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the bulk deletion is in progress.)
@@ -2131,11 +2951,10 @@ impl<'a> super::NetworkClient<'a> {
     /// Notes:
     /// - Bulk deletion may answer 202 Accepted while it is in progress.
     /// - Registrations with isReferenced true cannot be deleted.
-    /// - How the registrations to delete are selected is not shown.
     pub fn delete_mac_registrations(
         &self,
         pool_id: &str,
-        body: &serde_json::Value,
+        body: &Vec<String>,
     ) -> DeleteMacRegistrations<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2145,6 +2964,63 @@ impl<'a> super::NetworkClient<'a> {
         req.json(body);
         DeleteMacRegistrations { req }
     }
+    /// Get MAC registration.
+    ///
+    /// Reads one registration of a MAC registration pool.
+    ///
+    /// `GET /macRegistrationPools/{poolId}/registrations/{id}` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the MAC registration pool.
+    /// - Path parameter `id`: Identifier of the registration.
+    /// - Response 200: `application/json` `MacRegistration`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetMacRegistration::version`)
+    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml getRegistrationById).
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (mac_registration_api-0.0.1.yaml getRegistrationById).
+    pub fn get_mac_registration(
+        &self,
+        pool_id: &str,
+        id: &str,
+    ) -> GetMacRegistration<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_MAC_REGISTRATION,
+            &[pool_id, id],
+        );
+        GetMacRegistration { req }
+    }
+    /// Delete MAC registration.
+    ///
+    /// Deletes one registration of a MAC registration pool.
+    ///
+    /// `DELETE /macRegistrationPools/{poolId}/registrations/{id}` on the Network management API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the MAC registration pool.
+    /// - Path parameter `id`: Identifier of the registration.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteMacRegistration::version`)
+    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml deleteRegistration_1).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (mac_registration_api-0.0.1.yaml deleteRegistration_1).
+    ///
+    /// Notes:
+    /// - A registration with isReferenced true cannot be deleted.
+    pub fn delete_mac_registration(
+        &self,
+        pool_id: &str,
+        id: &str,
+    ) -> DeleteMacRegistration<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_MAC_REGISTRATION,
+            &[pool_id, id],
+        );
+        DeleteMacRegistration { req }
+    }
     /// Query MAC registrations.
     ///
     /// Queries the registrations of a MAC registration pool.
@@ -2152,19 +3028,22 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /macRegistrationPools/{poolId}/registrations/query` on the Network management API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
-    /// - Request body (json, required): `QueryRequest`
+    /// - Query parameter `page` (`integer`, builder method `page`)
+    /// - Query parameter `size` (`integer`, builder method `size`)
+    /// - Query parameter `sort` (`string`, builder method `sort`)
+    /// - Request body (json, required): `MacRegistrationSearch`
     ///   Provenance: reference (mac_registration_api-0.0.1.yaml searchRegistrations).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `application/json` `MacRegistrationPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMacRegistrations::version`)
     /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml searchRegistrations).
-    /// - Pagination: `query_body`, items in `data`
+    /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn query_mac_registrations(
         &self,
         pool_id: &str,
-        body: &super::common::QueryRequest,
+        body: &MacRegistrationSearch,
     ) -> QueryMacRegistrations<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2337,6 +3216,28 @@ impl<'a> super::NetworkClient<'a> {
         req.json(body);
         PatchCertificate { req }
     }
+    /// Delete certificate.
+    ///
+    /// Deletes a certificate.
+    ///
+    /// `DELETE /certificates/{certId}` on the Network management API.
+    ///
+    /// - Path parameter `certId`: Identifier of the certificate.
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCertificate::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml deleteCert).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteCert).
+    pub fn delete_certificate(&self, cert_id: &str) -> DeleteCertificate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_CERTIFICATE,
+            &[cert_id],
+        );
+        DeleteCertificate { req }
+    }
     /// Get certificate chains.
     ///
     /// Reads the chain of a certificate.
@@ -2405,6 +3306,58 @@ impl<'a> super::NetworkClient<'a> {
         );
         GetCertificateAuthority { req }
     }
+    /// Delete certificate authority.
+    ///
+    /// Deletes a certificate authority.
+    ///
+    /// `DELETE /certificateAuthorities/{caId}` on the Network management API.
+    ///
+    /// - Path parameter `caId`: Identifier of the certificate authority.
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCertificateAuthority::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml deleteCa).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteCa).
+    pub fn delete_certificate_authority(
+        &self,
+        ca_id: &str,
+    ) -> DeleteCertificateAuthority<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_CERTIFICATE_AUTHORITY,
+            &[ca_id],
+        );
+        DeleteCertificateAuthority { req }
+    }
+    /// Query certificate authorities.
+    ///
+    /// Queries the certificate authorities, page by page.
+    ///
+    /// `POST /certificateAuthorities/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (certificate_template_api-0.0.1.yaml queryCas).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateAuthorities::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml queryCas).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml queryCas).
+    pub fn query_certificate_authorities(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryCertificateAuthorities<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_CERTIFICATE_AUTHORITIES,
+            &[],
+        );
+        req.json(body);
+        QueryCertificateAuthorities { req }
+    }
     /// Create certificate template.
     ///
     /// Creates a certificate template under a certificate authority.
@@ -2465,6 +3418,37 @@ impl<'a> super::NetworkClient<'a> {
             req,
         }
     }
+    /// Query sub certificate authorities.
+    ///
+    /// Queries the subordinate authorities of a certificate authority, page by page.
+    ///
+    /// `POST /certificateAuthorities/{caId}/subCas/query` on the Network management API.
+    ///
+    /// - Path parameter `caId`: Identifier of the certificate authority.
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (certificate_template_api-0.0.1.yaml querySubCas).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySubCertificateAuthorities::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml querySubCas).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml querySubCas).
+    pub fn query_sub_certificate_authorities(
+        &self,
+        ca_id: &str,
+        body: &super::common::QueryRequest,
+    ) -> QuerySubCertificateAuthorities<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_SUB_CERTIFICATE_AUTHORITIES,
+            &[ca_id],
+        );
+        req.json(body);
+        QuerySubCertificateAuthorities {
+            req,
+        }
+    }
     /// Create certificate.
     ///
     /// Issues a certificate from a certificate authority.
@@ -2493,6 +3477,37 @@ impl<'a> super::NetworkClient<'a> {
         );
         req.json(body);
         CreateCertificate { req }
+    }
+    /// Query certificates of a certificate authority.
+    ///
+    /// Queries the certificates a certificate authority issued, page by page.
+    ///
+    /// `POST /certificateAuthorities/{caId}/certificates/query` on the Network management API.
+    ///
+    /// - Path parameter `caId`: Identifier of the certificate authority.
+    /// - Request body (json, required): `CertificateQueryRequest`
+    ///   Provenance: reference (certificate_template_api-0.0.1.yaml getByCaId).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `json`, `json` (default `json`; choose with `QueryCertificateAuthorityCertificates::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml getByCaId).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml getByCaId).
+    pub fn query_certificate_authority_certificates(
+        &self,
+        ca_id: &str,
+        body: &CertificateQueryRequest,
+    ) -> QueryCertificateAuthorityCertificates<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_CERTIFICATE_AUTHORITY_CERTIFICATES,
+            &[ca_id],
+        );
+        req.json(body);
+        QueryCertificateAuthorityCertificates {
+            req,
+        }
     }
     /// Get certificate template.
     ///
@@ -2547,6 +3562,58 @@ impl<'a> super::NetworkClient<'a> {
         req.json(body);
         PatchCertificateTemplate { req }
     }
+    /// Delete certificate template.
+    ///
+    /// Deletes a certificate template.
+    ///
+    /// `DELETE /certificateTemplates/{templateId}` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the certificate template.
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCertificateTemplate::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml deleteTemplate).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteTemplate).
+    pub fn delete_certificate_template(
+        &self,
+        template_id: &str,
+    ) -> DeleteCertificateTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_CERTIFICATE_TEMPLATE,
+            &[template_id],
+        );
+        DeleteCertificateTemplate { req }
+    }
+    /// Query certificate templates.
+    ///
+    /// Queries the certificate templates, page by page.
+    ///
+    /// `POST /certificateTemplates/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (certificate_template_api-0.0.1.yaml queryTemplates).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateTemplates::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml queryTemplates).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml queryTemplates).
+    pub fn query_certificate_templates(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryCertificateTemplates<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_CERTIFICATE_TEMPLATES,
+            &[],
+        );
+        req.json(body);
+        QueryCertificateTemplates { req }
+    }
     /// Create SCEP key.
     ///
     /// Creates a SCEP enrolment key for a certificate template.
@@ -2579,6 +3646,80 @@ impl<'a> super::NetworkClient<'a> {
         );
         req.json(body);
         CreateScepKey { req }
+    }
+    /// List SCEP keys.
+    ///
+    /// Lists the SCEP keys of a certificate template, page by page.
+    ///
+    /// `GET /certificateTemplates/{templateId}/scepKeys` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the certificate template.
+    /// - Query parameter `page` (`integer`, builder method `page`)
+    /// - Query parameter `size` (`integer`, builder method `size`)
+    /// - Query parameter `sort` (`string`, builder method `sort`)
+    /// - Response 200: `application/json` `IdentityServicePage`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListScepKeys::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml getScepKeys).
+    /// - Pagination: `spring`, items in `content`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml getScepKeys).
+    pub fn list_scep_keys(&self, template_id: &str) -> ListScepKeys<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_SCEP_KEYS,
+            &[template_id],
+        );
+        ListScepKeys { req }
+    }
+    /// Get SCEP key.
+    ///
+    /// Reads one SCEP key of a certificate template.
+    ///
+    /// `GET /certificateTemplates/{templateId}/scepKeys/{scepKeyId}` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the certificate template.
+    /// - Path parameter `scepKeyId`: Identifier of the SCEP key.
+    /// - Response 200: `application/json` `ScepKey`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetScepKey::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml getScepKeyById).
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml getScepKeyById).
+    pub fn get_scep_key(&self, template_id: &str, scep_key_id: &str) -> GetScepKey<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_SCEP_KEY,
+            &[template_id, scep_key_id],
+        );
+        GetScepKey { req }
+    }
+    /// Delete SCEP key.
+    ///
+    /// Deletes a SCEP key of a certificate template.
+    ///
+    /// `DELETE /certificateTemplates/{templateId}/scepKeys/{scepKeyId}` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the certificate template.
+    /// - Path parameter `scepKeyId`: Identifier of the SCEP key.
+    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteScepKey::version`)
+    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml deleteScepKey).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteScepKey).
+    pub fn delete_scep_key(
+        &self,
+        template_id: &str,
+        scep_key_id: &str,
+    ) -> DeleteScepKey<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SCEP_KEY,
+            &[template_id, scep_key_id],
+        );
+        DeleteScepKey { req }
     }
     /// Query certificates of an identity.
     ///
@@ -2687,24 +3828,28 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /certificateTemplates/{templateId}/certificates` on the Network management API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
+    /// - Request body (json, required): raw JSON, shape not shown: The body is not shown by the document; the service's other bulk deletes take a JSON array of the identifiers to delete.
+    ///   Provenance: inferred (a bulk delete selects what it deletes in its body, as the registration and passphrase bulk deletes of the same services do).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     ///
     /// Notes:
-    /// - How the certificates to delete are selected is not shown.
+    /// - The certificates to delete are given in the body; its shape is not shown.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_certificate_template_certificates(
         &self,
         template_id: &str,
+        body: &serde_json::Value,
     ) -> DeleteCertificateTemplateCertificates<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_CERTIFICATE_TEMPLATE_CERTIFICATES,
             &[template_id],
         );
+        req.json(body);
         DeleteCertificateTemplateCertificates {
             req,
         }
@@ -2747,7 +3892,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml getCAsByRadiusId).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document writes `GET /radiusProfiles/{radiusProfileId}/certificates and /certificateAuthorities`; read as a sub-path of the RADIUS profile (a top-level /certificateAuthorities list is the other reading)).
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml getCAsByRadiusId (the document's "/radiusProfiles/{radiusProfileId}/certificates and /certificateAuthorities" read as a sub-path of the RADIUS profile)).
     pub fn list_radius_profile_certificate_authorities(
         &self,
         radius_profile_id: &str,
@@ -3125,7 +4270,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreatePolicySetEvaluationReport::version`)
     /// - Media types: Provenance: reference (policy_management_api-0.0.3.yaml evaluateReport).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn create_policy_set_evaluation_report(
@@ -3265,6 +4410,83 @@ impl<'a> ListDpskServices<'a> {
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_dpsk_services",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/dpskServices/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `query_dpsk_services`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryDpskServicesVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_dpsk_services` (Query DPSK services).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryDpskServices<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryDpskServices<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryDpskServicesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -3474,6 +4696,74 @@ impl<'a> PatchDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
+static DELETE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_dpsk_service",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/dpskServices/{poolId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `delete_dpsk_service`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteDpskServiceVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_dpsk_service` (Delete DPSK service).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteDpskService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteDpskService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteDpskServiceVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
 static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "add_identity_group_to_dpsk_service",
     method: ruckus_one_runtime::Method::Put,
@@ -3580,9 +4870,13 @@ impl<'a> CreateDpskPassphrase<'a> {
 static IMPORT_DPSK_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "import_dpsk_passphrases",
     method: ruckus_one_runtime::Method::Post,
-    path: "/dpskServices/{poolId}/identityGroups/{groupId}/passphrases/csvFiles",
+    path: "/dpskServices/{poolId}/passphrases/csvFiles",
     api: &super::API,
     versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("multipart/form-data"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
         ruckus_one_runtime::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/json",
@@ -3590,6 +4884,18 @@ static IMPORT_DPSK_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
+/// Representations offered by `import_dpsk_passphrases`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ImportDpskPassphrasesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
+    Json,
+}
 /// Request builder for `NetworkClient::import_dpsk_passphrases` (Import DPSK passphrases from CSV).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3603,9 +4909,403 @@ impl<'a> ImportDpskPassphrases<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Prefix for the user names of the imported passphrases.
+    ///
+    /// query parameter `usernamePrefix`; `string`.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml importDpskPassphrasesFromCsv).
+    pub fn username_prefix(mut self, username_prefix: &str) -> Self {
+        self.req.query("usernamePrefix", &username_prefix);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
+        self.req.multipart(body);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ImportDpskPassphrasesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+}
+static CREATE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_dpsk_service_passphrases",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/dpskServices/{poolId}/passphrases",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `create_dpsk_service_passphrases`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateDpskServicePassphrasesVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::create_dpsk_service_passphrases` (Create DPSK passphrases in pool).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateDpskServicePassphrases<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateDpskServicePassphrases<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateDpskServicePassphrasesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static LIST_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_dpsk_service_passphrases",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/dpskServices/{poolId}/passphrases",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `list_dpsk_service_passphrases`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListDpskServicePassphrasesVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::list_dpsk_service_passphrases` (List DPSK passphrases).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListDpskServicePassphrases<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListDpskServicePassphrases<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Page number, from 0.
+    ///
+    /// query parameter `page`; `integer`; default: 0.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml listAllPassphrases).
+    pub fn page(mut self, page: i64) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Items per page.
+    ///
+    /// query parameter `size`; `integer`; default: 20.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml listAllPassphrases).
+    pub fn size(mut self, size: i64) -> Self {
+        self.req.query("size", &size);
+        self
+    }
+    /// Sort order as `field,asc` or `field,desc`.
+    ///
+    /// query parameter `sort`; `string`.
+    /// Provenance: reference (dpsk_service-0.0.3.yaml listAllPassphrases).
+    pub fn sort(mut self, sort: &str) -> Self {
+        self.req.query("sort", &sort);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListDpskServicePassphrasesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 0, each decoded like `send` (items in `content`).
+    ///
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, IdentityServicePage> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::Spring,
+                items: "content",
+                first_page: 0u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<IdentityServicePage, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_dpsk_service_passphrases",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/dpskServices/{poolId}/passphrases/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `query_dpsk_service_passphrases`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryDpskServicePassphrasesVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_dpsk_service_passphrases` (Query DPSK passphrases).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryDpskServicePassphrases<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryDpskServicePassphrases<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryDpskServicePassphrasesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_DPSK_SERVICE_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_dpsk_service_passphrase",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/dpskServices/{poolId}/passphrases/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `get_dpsk_service_passphrase`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetDpskServicePassphraseVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::get_dpsk_service_passphrase` (Get DPSK passphrase).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetDpskServicePassphrase<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetDpskServicePassphrase<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetDpskServicePassphraseVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_dpsk_service_passphrases",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/dpskServices/{poolId}/passphrases",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `delete_dpsk_service_passphrases`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteDpskServicePassphrasesVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_dpsk_service_passphrases` (Delete DPSK passphrases).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteDpskServicePassphrases<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteDpskServicePassphrases<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteDpskServicePassphrasesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static CREATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3832,6 +5532,91 @@ impl<'a> PatchTemplateDpskService<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
+static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_template_dpsk_service",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/templates/dpskServices/{poolTemplateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::delete_template_dpsk_service` (Delete DPSK service template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteTemplateDpskService<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteTemplateDpskService<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static QUERY_TEMPLATE_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_template_dpsk_services",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/dpskServices/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Request builder for `NetworkClient::query_template_dpsk_services` (Query DPSK service templates).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryTemplateDpskServices<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryTemplateDpskServices<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
 static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "create_template_identity_group_dpsk_service",
     method: ruckus_one_runtime::Method::Post,
@@ -3928,6 +5713,180 @@ impl<'a> ListTemplateWifiNetworkDpskServices<'a> {
         self.req.send_json().await
     }
 }
+static LIST_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_identity_groups",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/identityGroups",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `list_identity_groups`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListIdentityGroupsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::list_identity_groups` (List identity groups).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListIdentityGroups<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListIdentityGroups<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Page number, from 0.
+    ///
+    /// query parameter `page`; `integer`; default: 0.
+    /// Provenance: reference (identity_management-0.0.2.yaml getGroups (its pageable query object)).
+    pub fn page(mut self, page: i64) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Items per page.
+    ///
+    /// query parameter `size`; `integer`; default: 20.
+    /// Provenance: reference (identity_management-0.0.2.yaml getGroups (its pageable query object)).
+    pub fn size(mut self, size: i64) -> Self {
+        self.req.query("size", &size);
+        self
+    }
+    /// Sort order as `field,asc` or `field,desc`.
+    ///
+    /// query parameter `sort`; `string`.
+    /// Provenance: reference (identity_management-0.0.2.yaml getGroups (its pageable query object)).
+    pub fn sort(mut self, sort: &str) -> Self {
+        self.req.query("sort", &sort);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListIdentityGroupsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 0, each decoded like `send` (items in `content`).
+    ///
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, IdentityServicePage> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::Spring,
+                items: "content",
+                first_page: 0u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<IdentityServicePage, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_identity_groups",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/identityGroups/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `query_identity_groups`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryIdentityGroupsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_identity_groups` (Query identity groups).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryIdentityGroups<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryIdentityGroups<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Page number, from 0.
+    ///
+    /// query parameter `page`; `integer`; default: 0.
+    /// Provenance: reference (identity_management-0.0.2.yaml searchGroups (its pageable query object)).
+    pub fn page(mut self, page: i64) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Items per page.
+    ///
+    /// query parameter `size`; `integer`; default: 20.
+    /// Provenance: reference (identity_management-0.0.2.yaml searchGroups (its pageable query object)).
+    pub fn size(mut self, size: i64) -> Self {
+        self.req.query("size", &size);
+        self
+    }
+    /// Sort order as `field,asc` or `field,desc`.
+    ///
+    /// query parameter `sort`; `string`.
+    /// Provenance: reference (identity_management-0.0.2.yaml searchGroups (its pageable query object)).
+    pub fn sort(mut self, sort: &str) -> Self {
+        self.req.query("sort", &sort);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryIdentityGroupsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 0, each decoded like `send` (items in `content`).
+    ///
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, IdentityServicePage> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::Spring,
+                items: "content",
+                first_page: 0u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<IdentityServicePage, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
 static CREATE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "create_identity_group",
     method: ruckus_one_runtime::Method::Post,
@@ -3957,6 +5916,58 @@ impl<'a> CreateIdentityGroup<'a> {
     /// Sets the request body (optional for this operation).
     pub fn body(mut self, body: &serde_json::Value) -> Self {
         self.req.json(body);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_identity_group",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/identityGroups/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `get_identity_group`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetIdentityGroupVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::get_identity_group` (Get identity group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetIdentityGroup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetIdentityGroup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetIdentityGroupVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -4399,6 +6410,30 @@ impl<'a> ListIdentities<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Page number, from 0.
+    ///
+    /// query parameter `page`; `integer`; default: 0.
+    /// Provenance: reference (identity_management-0.0.2.yaml listIdentitiesByGroup (its pageable query object)).
+    pub fn page(mut self, page: i64) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Items per page.
+    ///
+    /// query parameter `size`; `integer`; default: 20.
+    /// Provenance: reference (identity_management-0.0.2.yaml listIdentitiesByGroup (its pageable query object)).
+    pub fn size(mut self, size: i64) -> Self {
+        self.req.query("size", &size);
+        self
+    }
+    /// Sort order as `field,asc` or `field,desc`.
+    ///
+    /// query parameter `sort`; `string`.
+    /// Provenance: reference (identity_management-0.0.2.yaml listIdentitiesByGroup (its pageable query object)).
+    pub fn sort(mut self, sort: &str) -> Self {
+        self.req.query("sort", &sort);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: ListIdentitiesVersion) -> Self {
         self.req.version(version as usize);
@@ -4406,6 +6441,93 @@ impl<'a> ListIdentities<'a> {
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_identities",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/identities/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `query_identities`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryIdentitiesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_identities` (Query identities).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryIdentities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryIdentities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Page number, from 0.
+    ///
+    /// query parameter `page`; `integer`; default: 0.
+    /// Provenance: reference (identity_management-0.0.2.yaml queryIdentity (its pageable query object)).
+    pub fn page(mut self, page: i64) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Items per page.
+    ///
+    /// query parameter `size`; `integer`; default: 20.
+    /// Provenance: reference (identity_management-0.0.2.yaml queryIdentity (its pageable query object)).
+    pub fn size(mut self, size: i64) -> Self {
+        self.req.query("size", &size);
+        self
+    }
+    /// Sort order as `field,asc` or `field,desc`.
+    ///
+    /// query parameter `sort`; `string`.
+    /// Provenance: reference (identity_management-0.0.2.yaml queryIdentity (its pageable query object)).
+    pub fn sort(mut self, sort: &str) -> Self {
+        self.req.query("sort", &sort);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryIdentitiesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 0, each decoded like `send` (items in `content`).
+    ///
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, IdentityPage> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::Spring,
+                items: "content",
+                first_page: 0u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<IdentityPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -4440,6 +6562,58 @@ impl<'a> CreateIdentity<'a> {
         self.req.send_json().await
     }
 }
+static GET_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_identity",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/identityGroups/{groupId}/identities/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `get_identity`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetIdentityVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::get_identity` (Get identity).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetIdentity<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetIdentity<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetIdentityVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<Identity, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
 static DELETE_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "delete_identities",
     method: ruckus_one_runtime::Method::Delete,
@@ -4447,7 +6621,7 @@ static DELETE_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
@@ -4804,13 +6978,50 @@ impl<'a> ListMacRegistrationPools<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Page number, from 0.
+    ///
+    /// query parameter `page`; `integer`; default: 0.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllPools).
+    pub fn page(mut self, page: i64) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Items per page.
+    ///
+    /// query parameter `size`; `integer`; default: 20.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllPools).
+    pub fn size(mut self, size: i64) -> Self {
+        self.req.query("size", &size);
+        self
+    }
+    /// Sort order as `field,asc` or `field,desc`.
+    ///
+    /// query parameter `sort`; `string`.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllPools).
+    pub fn sort(mut self, sort: &str) -> Self {
+        self.req.query("sort", &sort);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: ListMacRegistrationPoolsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
+    /// Every page from page 0, each decoded like `send` (items in `content`).
+    ///
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPoolPage> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::Spring,
+                items: "content",
+                first_page: 0u32,
+            })
+    }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<MacRegistrationPoolPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -4882,6 +7093,126 @@ impl<'a> CreateMacRegistrationPool<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
+static GET_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_mac_registration_pool",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/macRegistrationPools/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `get_mac_registration_pool`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetMacRegistrationPoolVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::get_mac_registration_pool` (Get MAC registration pool).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetMacRegistrationPool<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetMacRegistrationPool<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetMacRegistrationPoolVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<MacRegistrationPool, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_mac_registration_pool",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/macRegistrationPools/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `delete_mac_registration_pool`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteMacRegistrationPoolVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_mac_registration_pool` (Delete MAC registration pool).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteMacRegistrationPool<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteMacRegistrationPool<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteMacRegistrationPoolVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
 static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "query_mac_registration_pools",
     method: ruckus_one_runtime::Method::Post,
@@ -4924,26 +7255,50 @@ impl<'a> QueryMacRegistrationPools<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Page number, from 0.
+    ///
+    /// query parameter `page`; `integer`; default: 0.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml searchPools).
+    pub fn page(mut self, page: i64) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Items per page.
+    ///
+    /// query parameter `size`; `integer`; default: 20.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml searchPools).
+    pub fn size(mut self, size: i64) -> Self {
+        self.req.query("size", &size);
+        self
+    }
+    /// Sort order as `field,asc` or `field,desc`.
+    ///
+    /// query parameter `sort`; `string`.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml searchPools).
+    pub fn sort(mut self, sort: &str) -> Self {
+        self.req.query("sort", &sort);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: QueryMacRegistrationPoolsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
+    /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPoolPage> {
         self.req
             .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
+                style: ruckus_one_runtime::PageStyle::Spring,
+                items: "content",
+                first_page: 0u32,
             })
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<MacRegistrationPoolPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -4989,18 +7344,53 @@ impl<'a> ListMacRegistrations<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Page number, from 0.
+    ///
+    /// query parameter `page`; `integer`; default: 0.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllRegistrations).
+    pub fn page(mut self, page: i64) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Items per page.
+    ///
+    /// query parameter `size`; `integer`; default: 20.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllRegistrations).
+    pub fn size(mut self, size: i64) -> Self {
+        self.req.query("size", &size);
+        self
+    }
+    /// Sort order as `field,asc` or `field,desc`.
+    ///
+    /// query parameter `sort`; `string`.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml listAllRegistrations).
+    pub fn sort(mut self, sort: &str) -> Self {
+        self.req.query("sort", &sort);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: ListMacRegistrationsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
+    /// Every page from page 0, each decoded like `send` (items in `content`).
+    ///
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPage> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::Spring,
+                items: "content",
+                first_page: 0u32,
+            })
+    }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<MacRegistrationPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
-static CREATE_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_mac_registrations",
+static CREATE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_mac_registration",
     method: ruckus_one_runtime::Method::Post,
     path: "/macRegistrationPools/{poolId}/registrations",
     api: &super::API,
@@ -5020,12 +7410,12 @@ static CREATE_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Representations offered by `create_mac_registrations`; the first is the default.
+/// Representations offered by `create_mac_registration`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum CreateMacRegistrationsVersion {
+pub enum CreateMacRegistrationVersion {
     /// `v1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
@@ -5034,21 +7424,21 @@ pub enum CreateMacRegistrationsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_mac_registrations` (Create MAC registrations).
+/// Request builder for `NetworkClient::create_mac_registration` (Create MAC registration).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateMacRegistrations<'a> {
+pub struct CreateMacRegistration<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> CreateMacRegistrations<'a> {
+impl<'a> CreateMacRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateMacRegistrationsVersion) -> Self {
+    pub fn version(mut self, version: CreateMacRegistrationVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5135,6 +7525,126 @@ impl<'a> DeleteMacRegistrations<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
+static GET_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_mac_registration",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/macRegistrationPools/{poolId}/registrations/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `get_mac_registration`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetMacRegistrationVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::get_mac_registration` (Get MAC registration).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetMacRegistration<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetMacRegistration<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetMacRegistrationVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<MacRegistration, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_mac_registration",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/macRegistrationPools/{poolId}/registrations/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `delete_mac_registration`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteMacRegistrationVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_mac_registration` (Delete MAC registration).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteMacRegistration<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteMacRegistration<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteMacRegistrationVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
 static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "query_mac_registrations",
     method: ruckus_one_runtime::Method::Post,
@@ -5177,26 +7687,48 @@ impl<'a> QueryMacRegistrations<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Page number, from 0.
+    ///
+    /// query parameter `page`; `integer`; default: 0.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml searchRegistrations).
+    pub fn page(mut self, page: i64) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Items per page.
+    ///
+    /// query parameter `size`; `integer`; default: 20.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml searchRegistrations).
+    pub fn size(mut self, size: i64) -> Self {
+        self.req.query("size", &size);
+        self
+    }
+    /// Sort order as `field,asc` or `field,desc`.
+    ///
+    /// query parameter `sort`; `string`.
+    /// Provenance: reference (mac_registration_api-0.0.1.yaml searchRegistrations).
+    pub fn sort(mut self, sort: &str) -> Self {
+        self.req.query("sort", &sort);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: QueryMacRegistrationsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
+    /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPage> {
         self.req
             .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
+                style: ruckus_one_runtime::PageStyle::Spring,
+                items: "content",
+                first_page: 0u32,
             })
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<MacRegistrationPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -5531,6 +8063,68 @@ impl<'a> PatchCertificate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
+static DELETE_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_certificate",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/certificates/{certId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `delete_certificate`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteCertificateVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_certificate` (Delete certificate).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteCertificate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteCertificate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteCertificateVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
 static LIST_CERTIFICATE_CHAINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "list_certificate_chains",
     method: ruckus_one_runtime::Method::Get,
@@ -5676,6 +8270,133 @@ impl<'a> GetCertificateAuthority<'a> {
         self.req.send_json().await
     }
 }
+static DELETE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_certificate_authority",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/certificateAuthorities/{caId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `delete_certificate_authority`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteCertificateAuthorityVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_certificate_authority` (Delete certificate authority).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteCertificateAuthority<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteCertificateAuthority<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteCertificateAuthorityVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static QUERY_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_certificate_authorities",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateAuthorities/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_certificate_authorities`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryCertificateAuthoritiesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_certificate_authorities` (Query certificate authorities).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryCertificateAuthorities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryCertificateAuthorities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryCertificateAuthoritiesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
 static CREATE_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "create_certificate_template",
     method: ruckus_one_runtime::Method::Post,
@@ -5800,6 +8521,71 @@ impl<'a> CreateSubCertificateAuthority<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
+static QUERY_SUB_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_sub_certificate_authorities",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateAuthorities/{caId}/subCas/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_sub_certificate_authorities`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QuerySubCertificateAuthoritiesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_sub_certificate_authorities` (Query sub certificate authorities).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySubCertificateAuthorities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QuerySubCertificateAuthorities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QuerySubCertificateAuthoritiesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
 static CREATE_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "create_certificate",
     method: ruckus_one_runtime::Method::Post,
@@ -5860,6 +8646,74 @@ impl<'a> CreateCertificate<'a> {
         options: &ruckus_one_runtime::WaitOptions,
     ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static QUERY_CERTIFICATE_AUTHORITY_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_certificate_authority_certificates",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateAuthorities/{caId}/certificates/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_certificate_authority_certificates`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryCertificateAuthorityCertificatesVersion {
+    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+    #[default]
+    Json,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json_2,
+}
+/// Request builder for `NetworkClient::query_certificate_authority_certificates` (Query certificates of a certificate authority).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryCertificateAuthorityCertificates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryCertificateAuthorityCertificates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: QueryCertificateAuthorityCertificatesVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
     }
 }
 static GET_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5976,6 +8830,133 @@ impl<'a> PatchCertificateTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
+static DELETE_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_certificate_template",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/certificateTemplates/{templateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `delete_certificate_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteCertificateTemplateVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_certificate_template` (Delete certificate template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteCertificateTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteCertificateTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteCertificateTemplateVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static QUERY_CERTIFICATE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_certificate_templates",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateTemplates/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_certificate_templates`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryCertificateTemplatesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_certificate_templates` (Query certificate templates).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryCertificateTemplates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryCertificateTemplates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryCertificateTemplatesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
 static CREATE_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "create_scep_key",
     method: ruckus_one_runtime::Method::Post,
@@ -6020,6 +9001,207 @@ impl<'a> CreateScepKey<'a> {
     }
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: CreateScepKeyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static LIST_SCEP_KEYS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_scep_keys",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/certificateTemplates/{templateId}/scepKeys",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `list_scep_keys`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListScepKeysVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::list_scep_keys` (List SCEP keys).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListScepKeys<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListScepKeys<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Page number, from 0.
+    ///
+    /// query parameter `page`; `integer`; default: 0.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml getScepKeys).
+    pub fn page(mut self, page: i64) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Items per page.
+    ///
+    /// query parameter `size`; `integer`; default: 20.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml getScepKeys).
+    pub fn size(mut self, size: i64) -> Self {
+        self.req.query("size", &size);
+        self
+    }
+    /// Sort order as `field,asc` or `field,desc`.
+    ///
+    /// query parameter `sort`; `string`.
+    /// Provenance: reference (certificate_template_api-0.0.1.yaml getScepKeys).
+    pub fn sort(mut self, sort: &str) -> Self {
+        self.req.query("sort", &sort);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListScepKeysVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 0, each decoded like `send` (items in `content`).
+    ///
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, IdentityServicePage> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::Spring,
+                items: "content",
+                first_page: 0u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<IdentityServicePage, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static GET_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_scep_key",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/certificateTemplates/{templateId}/scepKeys/{scepKeyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `get_scep_key`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetScepKeyVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::get_scep_key` (Get SCEP key).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetScepKey<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetScepKey<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetScepKeyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<ScepKey, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_scep_key",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/certificateTemplates/{templateId}/scepKeys/{scepKeyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `delete_scep_key`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteScepKeyVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_scep_key` (Delete SCEP key).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteScepKey<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteScepKey<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteScepKeyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6246,7 +9428,7 @@ static DELETE_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::Operation =
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
@@ -7106,7 +10288,7 @@ static CREATE_POLICY_SET_EVALUATION_REPORT: ruckus_one_runtime::Operation = ruck
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `create_policy_set_evaluation_report`; the first is the default.
 ///

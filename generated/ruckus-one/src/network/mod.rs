@@ -9,15 +9,15 @@
 //! Areas:
 //! - Common envelopes and error bodies: [`common`], 0 operations
 //! - Activities: [`activities`], 2 operations
-//! - edge services: [`edge_services`], 46 operations
-//! - identity: [`identity`], 80 operations
+//! - edge services: [`edge_services`], 50 operations
+//! - identity: [`identity`], 108 operations
 //! - entitlements: [`entitlements`], 27 operations
-//! - tenants: [`tenants`], 63 operations
-//! - wireless networks: [`wireless_networks`], 57 operations
-//! - wireless policies: [`wireless_policies`], 118 operations
-//! - wireless venues: [`wireless_venues`], 99 operations
-//! - wireless aps: [`wireless_aps`], 78 operations
-//! - switches: [`switches`], 196 operations
+//! - tenants: [`tenants`], 68 operations
+//! - wireless networks: [`wireless_networks`], 62 operations
+//! - wireless policies: [`wireless_policies`], 120 operations
+//! - wireless venues: [`wireless_venues`], 106 operations
+//! - wireless aps: [`wireless_aps`], 79 operations
+//! - switches: [`switches`], 202 operations
 //! - events alarms: [`events_alarms`], 9 operations
 #[cfg(feature = "network-common")]
 pub mod common;

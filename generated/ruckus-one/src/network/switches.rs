@@ -258,6 +258,104 @@ impl SwitchClientQueryResult {
         }
     }
 }
+/// Answer of the switch query: a page of switch rows with the total count.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchQueryResult {
+    /// Number of switches matching the query.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// Page number of this answer.
+    ///
+    /// Wire name `page`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// The switch rows of this page.
+    ///
+    /// Wire name `data`; `array<Switch>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Vec<Switch>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchQueryResult {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            total_count: None,
+            page: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Answer of the configuration history detail queries: the total count and the entries in `list` (not `data`).
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchConfigHistoryPage {
+    /// Number of entries matching the query.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// The entries of this page.
+    ///
+    /// Wire name `list`; array of raw JSON, shape not shown: The fields of a configuration history entry are not shown by the document.; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list: Option<Vec<serde_json::Value>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl SwitchConfigHistoryPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            total_count: None,
+            list: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Ports of one switch, as selected in a port request.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortRequestV1001).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct SwitchPortSelection {
+    /// Identifier of the switch.
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
+    pub switch_id: Option<String>,
+    /// Port identifiers of the switch.
+    ///
+    /// Wire name `ports`; `array<string>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ports: Option<Vec<String>>,
+}
+impl SwitchPortSelection {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            switch_id: None,
+            ports: None,
+        }
+    }
+}
 impl<'a> super::NetworkClient<'a> {
     /// List switches of a venue.
     ///
@@ -316,7 +414,7 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /venues/{venueId}/switches` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `array<string>`
     ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteMultipleSwitches).
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitches::version`)
@@ -328,7 +426,7 @@ impl<'a> super::NetworkClient<'a> {
     pub fn delete_venue_switches(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &Vec<String>,
     ) -> DeleteVenueSwitches<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -354,9 +452,6 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The document does not say whether the body is a file upload; it is kept as an unshown JSON body.
     pub fn create_venue_switch_import_request(
         &self,
         venue_id: &str,
@@ -729,7 +824,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `array<string>`
     ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchVlans).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVlans::version`)
@@ -741,7 +836,7 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &Vec<String>,
     ) -> DeleteVenueSwitchVlans<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -903,7 +998,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `array<string>`
     ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteVePorts).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVePorts::version`)
@@ -915,7 +1010,7 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &Vec<String>,
     ) -> DeleteVenueSwitchVePorts<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1079,7 +1174,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `array<string>`
     ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteStaticRoutes).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchStaticRoutes::version`)
@@ -1091,7 +1186,7 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &Vec<String>,
     ) -> DeleteVenueSwitchStaticRoutes<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1259,7 +1354,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `array<string>`
     ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteLags).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchLags::version`)
@@ -1271,7 +1366,7 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &Vec<String>,
     ) -> DeleteVenueSwitchLags<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1435,9 +1530,9 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `array<string>`
     ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchDhcpServerSettings).
-    /// - Response 204: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (No content.)
+    /// - Response 204: no body (No content.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchDhcpServers::version`)
     /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchDhcpServerSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
@@ -1447,7 +1542,7 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &Vec<String>,
     ) -> DeleteVenueSwitchDhcpServers<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1857,10 +1952,10 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
     ///   Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `application/json` `SwitchConfigHistoryPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchConfigHistDetails::version`)
     /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
-    /// - Pagination: `query_body`, items in `data`
+    /// - Pagination: `query_body`, items in `list`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1979,7 +2074,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `array<string>`
     ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchConfigBackups).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchConfigBackups::version`)
@@ -1991,7 +2086,7 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &Vec<String>,
     ) -> DeleteVenueSwitchConfigBackups<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2158,32 +2253,62 @@ impl<'a> super::NetworkClient<'a> {
             req,
         }
     }
-    /// Request switch power cycle.
+    /// Power-cycle switch ports.
     ///
-    /// Requests a power cycle (powerCycleRequests); targets are given in the body, which is not shown.
+    /// Power-cycles ports of switches in a venue; the body names the switches and their ports.
     ///
-    /// `POST /venues/switches/powerCycleRequests` on the Network management API.
+    /// `POST /venues/{venueId}/switches/powerCycleRequests` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, required): `array<SwitchPortSelection>`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml PowerCyclePort).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchPowerCycleRequest::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml PowerCyclePort).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml PowerCyclePort (the document writes /venues/switches/powerCycleRequests among the venue-level operations; the description has the path under /venues/{venueId})).
     pub fn create_venue_switch_power_cycle_request(
         &self,
+        venue_id: &str,
+        body: &Vec<SwitchPortSelection>,
     ) -> CreateVenueSwitchPowerCycleRequest<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST,
-            &[],
+            &[venue_id],
         );
+        req.json(body);
         CreateVenueSwitchPowerCycleRequest {
             req,
         }
+    }
+    /// Query switches.
+    ///
+    /// Lists switches across venues a page at a time; rows are switches.
+    ///
+    /// `POST /venues/switches/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml GetSwitchesOfVenue).
+    /// - Response 200: `application/json` `SwitchQueryResult`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitches::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml GetSwitchesOfVenue).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml GetSwitchesOfVenue).
+    pub fn query_venue_switches(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryVenueSwitches<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_SWITCHES,
+            &[],
+        );
+        req.json(body);
+        QueryVenueSwitches { req }
     }
     /// Query switch members.
     ///
@@ -2277,7 +2402,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml exportDeviceInventoryRbac).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `*/*` text (The CSV export.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ExportVenueSwitchesCsv::version`)
     /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml exportDeviceInventoryRbac).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
@@ -2309,6 +2434,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `FetchVenueSwitchAggregationDetails::version`)
     /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchesAggregationDetailsRbac).
+    /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2328,24 +2454,26 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query venue VLANs.
     ///
-    /// Queries the VLANs of a venue's switches.
+    /// Reads the VLANs usable on the given switches of a venue.
     ///
     /// `POST /venues/{venueId}/vlans/query` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): `QueryRequest`
+    /// - Request body (json, required): `array<string>`
     ///   Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchVlanBySwitchIds).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `application/json` array of raw JSON, shape not shown: The fields of a VLAN row are not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueVlans::version`)
     /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchVlanBySwitchIds).
-    /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Not paged: the body is a list of switch identifiers and the answer a list of VLANs.
     pub fn query_venue_vlans(
         &self,
         venue_id: &str,
-        body: &super::common::QueryRequest,
+        body: &Vec<String>,
     ) -> QueryVenueVlans<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2569,7 +2697,7 @@ impl<'a> super::NetworkClient<'a> {
     /// `GET /venues/{venueId}/switches/importResults` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Query parameter `operationRequestId` (`string`, builder method `operation_request_id`)
+    /// - Query parameter `operationRequestId` (`string`, argument `operation_request_id`)
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchImportResults::version`)
     /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchesImportResult).
@@ -2579,12 +2707,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn get_venue_switch_import_results(
         &self,
         venue_id: &str,
+        operation_request_id: &str,
     ) -> GetVenueSwitchImportResults<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &GET_VENUE_SWITCH_IMPORT_RESULTS,
             &[venue_id],
         );
+        req.query("operationRequestId", &operation_request_id);
         GetVenueSwitchImportResults { req }
     }
     /// Apply switch profile to venue.
@@ -2651,7 +2781,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `array<string>`
     ///   Provenance: reference (switch_service_api-0.4.0.yaml AssociateCliTemplate).
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `AddCliTemplateToVenue::version`)
@@ -2664,7 +2794,7 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         cli_template_id: &str,
-        body: &serde_json::Value,
+        body: &Vec<String>,
     ) -> AddCliTemplateToVenue<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2682,7 +2812,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `array<string>`
     ///   Provenance: reference (switch_service_api-0.4.0.yaml DisassociateCliTemplate).
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `RemoveCliTemplateFromVenue::version`)
@@ -2695,7 +2825,7 @@ impl<'a> super::NetworkClient<'a> {
         &self,
         venue_id: &str,
         cli_template_id: &str,
-        body: &serde_json::Value,
+        body: &Vec<String>,
     ) -> RemoveCliTemplateFromVenue<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2768,6 +2898,7 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /venues/{venueId}/switchFirmwares/schedules` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Query parameter `manualOverride` (`boolean`, builder method `manual_override`)
     /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
     ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateSchedule_1).
     /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
@@ -2875,18 +3006,20 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /switchFirmwares/schedules/query` on the Network management API.
     ///
-    /// - Request body (json, required): `QueryRequest`
+    /// - Request body (json, required): raw JSON, shape not shown: A search over venues (searchFilter, firmwareVersion and, from v1.1, modelGroup); its full shape is not shown by the document.
     ///   Provenance: reference (switch_service_api-0.4.0.yaml GetUpgradeVenues_1_1).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `application/json` array of raw JSON, shape not shown: The fields of a row are not shown by the document; they differ between v1 and v1.1.
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QuerySwitchFirmwareSchedules::version`)
     /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetUpgradeVenues_1_1).
-    /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Not paged: the answer is a plain list, not a query page.
     pub fn query_switch_firmware_schedules(
         &self,
-        body: &super::common::QueryRequest,
+        body: &serde_json::Value,
     ) -> QuerySwitchFirmwareSchedules<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2904,18 +3037,20 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /switchFirmwares/schedules/switches/query` on the Network management API.
     ///
-    /// - Request body (json, required): `QueryRequest`
+    /// - Request body (json, required): raw JSON, shape not shown: A search over switches (searchFilter, venueIdList and, from v1.1, searchTargetFields); its full shape is not shown by the document.
     ///   Provenance: reference (switch_service_api-0.4.0.yaml GetUpgradeSwitches_1_1).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `application/json` array of raw JSON, shape not shown: The fields of a row are not shown by the document; they differ between v1 and v1.1.
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QuerySwitchFirmwareScheduleSwitches::version`)
     /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetUpgradeSwitches_1_1).
-    /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - Not paged: the answer is a plain list, not a query page.
     pub fn query_switch_firmware_schedule_switches(
         &self,
-        body: &super::common::QueryRequest,
+        body: &serde_json::Value,
     ) -> QuerySwitchFirmwareScheduleSwitches<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2991,9 +3126,9 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /venues/{venueId}/aaaServers` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `array<string>`
     ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteAaaServers).
-    /// - Response 204: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (No content.)
+    /// - Response 204: no body (No content.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAaaServers::version`)
     /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteAaaServers).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
@@ -3002,7 +3137,7 @@ impl<'a> super::NetworkClient<'a> {
     pub fn delete_venue_aaa_servers(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &Vec<String>,
     ) -> DeleteVenueAaaServers<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3148,27 +3283,26 @@ impl<'a> super::NetworkClient<'a> {
         );
         DeleteVenueSwitchSettings { req }
     }
-    /// List switch profiles.
+    /// Get switch profile.
     ///
-    /// Lists the switch profiles.
+    /// Reads one switch profile (a regular or a CLI profile).
     ///
-    /// `GET /switchProfiles` on the Network management API.
+    /// `GET /switchProfiles/{switchProfileId}` on the Network management API.
     ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetSwitchProfile::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetProfileById_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn list_switch_profiles(&self) -> ListSwitchProfiles<'a> {
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileById_1 (the document's "GET, POST, DELETE /switchProfiles" read as GET and DELETE on the item; the list is query_switch_profiles)).
+    pub fn get_switch_profile(&self, switch_profile_id: &str) -> GetSwitchProfile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &LIST_SWITCH_PROFILES,
-            &[],
+            &GET_SWITCH_PROFILE,
+            &[switch_profile_id],
         );
-        ListSwitchProfiles { req }
+        GetSwitchProfile { req }
     }
     /// Create switch profile.
     ///
@@ -3198,27 +3332,58 @@ impl<'a> super::NetworkClient<'a> {
         req.json(body);
         CreateSwitchProfile { req }
     }
-    /// Delete switch profiles.
+    /// Delete switch profile.
     ///
-    /// Deletes switch profiles.
+    /// Deletes one switch profile (a regular or a CLI profile).
     ///
-    /// `DELETE /switchProfiles` on the Network management API.
+    /// `DELETE /switchProfiles/{switchProfileId}` on the Network management API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
+    /// - Response 200: `application/json` `AsyncResult`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteSwitchProfile::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteProfileById_1_1).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn delete_switch_profiles(&self) -> DeleteSwitchProfiles<'a> {
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteProfileById_1_1 (the document's "GET, POST, DELETE /switchProfiles" read as GET and DELETE on the item)).
+    pub fn delete_switch_profile(
+        &self,
+        switch_profile_id: &str,
+    ) -> DeleteSwitchProfile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &DELETE_SWITCH_PROFILES,
+            &DELETE_SWITCH_PROFILE,
+            &[switch_profile_id],
+        );
+        DeleteSwitchProfile { req }
+    }
+    /// Query switch profiles.
+    ///
+    /// Lists switch profiles a page at a time, with optional filters, search and sorting.
+    ///
+    /// `POST /switchProfiles/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml QueryProfiles_1_1).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QuerySwitchProfiles::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml QueryProfiles_1_1).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryProfiles_1_1).
+    pub fn query_switch_profiles(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QuerySwitchProfiles<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_SWITCH_PROFILES,
             &[],
         );
-        DeleteSwitchProfiles { req }
+        req.json(body);
+        QuerySwitchProfiles { req }
     }
     /// List switch profile ACLs.
     ///
@@ -3774,6 +3939,58 @@ impl<'a> super::NetworkClient<'a> {
         req.json(body);
         CreateCliTemplate { req }
     }
+    /// Query CLI templates.
+    ///
+    /// Lists switch CLI templates a page at a time, with optional filters, search and sorting.
+    ///
+    /// `POST /cliTemplates/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml QueryCliTemplates_1_1).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryCliTemplates::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml QueryCliTemplates_1_1).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryCliTemplates_1_1).
+    pub fn query_cli_templates(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryCliTemplates<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_CLI_TEMPLATES,
+            &[],
+        );
+        req.json(body);
+        QueryCliTemplates { req }
+    }
+    /// Delete CLI templates.
+    ///
+    /// Deletes several switch CLI templates at once.
+    ///
+    /// `DELETE /cliTemplates` on the Network management API.
+    ///
+    /// - Request body (json, required): `array<string>`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteCliTemplates_1).
+    /// - Response 200: `application/json` `AsyncResult`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `DeleteCliTemplates::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteCliTemplates_1).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteCliTemplates_1).
+    pub fn delete_cli_templates(&self, body: &Vec<String>) -> DeleteCliTemplates<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_CLI_TEMPLATES,
+            &[],
+        );
+        req.json(body);
+        DeleteCliTemplates { req }
+    }
     /// Get CLI template.
     ///
     /// Reads one CLI template.
@@ -3902,6 +4119,54 @@ impl<'a> super::NetworkClient<'a> {
         req.json(body);
         QueryWebAuthPageTemplates { req }
     }
+    /// Get web authentication page template.
+    ///
+    /// Reads one web authentication page template.
+    ///
+    /// `GET /webAuthPageTemplates/{templateId}` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the web authentication page template.
+    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetWebAuthPageTemplate::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetWebAuthPageTemplate_1_1).
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetWebAuthPageTemplate_1_1).
+    pub fn get_web_auth_page_template(
+        &self,
+        template_id: &str,
+    ) -> GetWebAuthPageTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_WEB_AUTH_PAGE_TEMPLATE,
+            &[template_id],
+        );
+        GetWebAuthPageTemplate { req }
+    }
+    /// Delete web authentication page template.
+    ///
+    /// Deletes one web authentication page template.
+    ///
+    /// `DELETE /webAuthPageTemplates/{templateId}` on the Network management API.
+    ///
+    /// - Path parameter `templateId`: Identifier of the web authentication page template.
+    /// - Response 200: `application/json` `AsyncResult`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteWebAuthPageTemplate::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteWebAuthPageTemplate_1_1).
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteWebAuthPageTemplate_1_1).
+    pub fn delete_web_auth_page_template(
+        &self,
+        template_id: &str,
+    ) -> DeleteWebAuthPageTemplate<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_WEB_AUTH_PAGE_TEMPLATE,
+            &[template_id],
+        );
+        DeleteWebAuthPageTemplate { req }
+    }
     /// List switches of a web authentication page template.
     ///
     /// Lists the switches that use a web authentication page template.
@@ -3985,8 +4250,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `DELETE /switches` on the Network management API.
     ///
+    /// - Request body (json, required): `array<string>`
+    ///   Provenance: inferred (body of the venue form delete_venue_switches (reference: switch_service_api-0.4.0.yaml DeleteMultipleSwitches), which this path mirrors).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switches (`DELETE /venues/{venueId}/switches`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
@@ -3996,12 +4263,16 @@ impl<'a> super::NetworkClient<'a> {
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switches (`DELETE /venues/{venueId}/switches`)."
     )]
-    pub fn delete_switches_legacy(&self) -> DeleteSwitchesLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn delete_switches_legacy(
+        &self,
+        body: &Vec<String>,
+    ) -> DeleteSwitchesLegacy<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_SWITCHES_LEGACY,
             &[],
         );
+        req.json(body);
         DeleteSwitchesLegacy { req }
     }
     /// Get switch (venue-less).
@@ -4299,8 +4570,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /switches/{switchId}/vlans` on the Network management API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, required): `array<string>`
+    ///   Provenance: inferred (body of the venue form delete_venue_switch_vlans (reference: switch_service_api-0.4.0.yaml DeleteSwitchVlans), which this path mirrors).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlans (`DELETE /venues/{venueId}/switches/{switchId}/vlans`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
@@ -4313,12 +4586,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn delete_switch_vlans_legacy(
         &self,
         switch_id: &str,
+        body: &Vec<String>,
     ) -> DeleteSwitchVlansLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_SWITCH_VLANS_LEGACY,
             &[switch_id],
         );
+        req.json(body);
         DeleteSwitchVlansLegacy { req }
     }
     /// Get switch VLAN (venue-less).
@@ -4481,8 +4756,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /switches/{switchId}/vePorts` on the Network management API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, required): `array<string>`
+    ///   Provenance: inferred (body of the venue form delete_venue_switch_ve_ports (reference: switch_service_api-0.4.0.yaml DeleteVePorts), which this path mirrors).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_ports (`DELETE /venues/{venueId}/switches/{switchId}/vePorts`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
@@ -4495,12 +4772,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn delete_switch_ve_ports_legacy(
         &self,
         switch_id: &str,
+        body: &Vec<String>,
     ) -> DeleteSwitchVePortsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_SWITCH_VE_PORTS_LEGACY,
             &[switch_id],
         );
+        req.json(body);
         DeleteSwitchVePortsLegacy { req }
     }
     /// Get switch VE port (venue-less).
@@ -4667,8 +4946,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /switches/{switchId}/staticRoutes` on the Network management API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, required): `array<string>`
+    ///   Provenance: inferred (body of the venue form delete_venue_switch_static_routes (reference: switch_service_api-0.4.0.yaml DeleteStaticRoutes), which this path mirrors).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_routes (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
@@ -4681,12 +4962,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn delete_switch_static_routes_legacy(
         &self,
         switch_id: &str,
+        body: &Vec<String>,
     ) -> DeleteSwitchStaticRoutesLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_SWITCH_STATIC_ROUTES_LEGACY,
             &[switch_id],
         );
+        req.json(body);
         DeleteSwitchStaticRoutesLegacy {
             req,
         }
@@ -4852,8 +5135,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /switches/{switchId}/lags` on the Network management API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, required): `array<string>`
+    ///   Provenance: inferred (body of the venue form delete_venue_switch_lags (reference: switch_service_api-0.4.0.yaml DeleteLags), which this path mirrors).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lags (`DELETE /venues/{venueId}/switches/{switchId}/lags`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
@@ -4866,12 +5151,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn delete_switch_lags_legacy(
         &self,
         switch_id: &str,
+        body: &Vec<String>,
     ) -> DeleteSwitchLagsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_SWITCH_LAGS_LEGACY,
             &[switch_id],
         );
+        req.json(body);
         DeleteSwitchLagsLegacy { req }
     }
     /// Get switch LAG (venue-less).
@@ -5036,8 +5323,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /switches/{switchId}/dhcpServers` on the Network management API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, required): `array<string>`
+    ///   Provenance: inferred (body of the venue form delete_venue_switch_dhcp_servers (reference: switch_service_api-0.4.0.yaml DeleteSwitchDhcpServerSettings), which this path mirrors).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_servers (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
@@ -5050,12 +5339,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn delete_switch_dhcp_servers_legacy(
         &self,
         switch_id: &str,
+        body: &Vec<String>,
     ) -> DeleteSwitchDhcpServersLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_SWITCH_DHCP_SERVERS_LEGACY,
             &[switch_id],
         );
+        req.json(body);
         DeleteSwitchDhcpServersLegacy {
             req,
         }
@@ -5473,9 +5764,9 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `application/json` `SwitchConfigHistoryPage`
     /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Pagination: `query_body`, items in `data`
+    /// - Pagination: `query_body`, items in `list`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_hist_details (`POST /venues/{venueId}/switches/{switchId}/configHistDetails/query`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
@@ -5601,8 +5892,10 @@ impl<'a> super::NetworkClient<'a> {
     /// `DELETE /switches/{switchId}/configBackups` on the Network management API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
+    /// - Request body (json, required): `array<string>`
+    ///   Provenance: inferred (body of the venue form delete_venue_switch_config_backups (reference: switch_service_api-0.4.0.yaml DeleteSwitchConfigBackups), which this path mirrors).
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backups (`DELETE /venues/{venueId}/switches/{switchId}/configBackups`).
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
@@ -5615,12 +5908,14 @@ impl<'a> super::NetworkClient<'a> {
     pub fn delete_switch_config_backups_legacy(
         &self,
         switch_id: &str,
+        body: &Vec<String>,
     ) -> DeleteSwitchConfigBackupsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_SWITCH_CONFIG_BACKUPS_LEGACY,
             &[switch_id],
         );
+        req.json(body);
         DeleteSwitchConfigBackupsLegacy {
             req,
         }
@@ -8122,7 +8417,7 @@ static DELETE_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
+            accept: "application/json",
         },
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
@@ -8137,7 +8432,7 @@ static DELETE_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
 pub enum DeleteVenueSwitchDhcpServersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
@@ -8161,9 +8456,9 @@ impl<'a> DeleteVenueSwitchDhcpServers<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `204` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    /// Sends the request; the `204` response has no body.
+    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
+        self.req.send_empty().await
     }
 }
 static GET_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8966,21 +9261,21 @@ impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
+    /// Every page from page 1, each decoded like `send` (items in `list`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchConfigHistoryPage> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
+                items: "list",
                 first_page: 1u32,
             })
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<SwitchConfigHistoryPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -9488,9 +9783,13 @@ impl<'a> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
 static CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "create_venue_switch_power_cycle_request",
     method: ruckus_one_runtime::Method::Post,
-    path: "/venues/switches/powerCycleRequests",
+    path: "/venues/{venueId}/switches/powerCycleRequests",
     api: &super::API,
     versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
             accept: "application/json",
@@ -9498,7 +9797,19 @@ static CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST: ruckus_one_runtime::Operation = 
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::create_venue_switch_power_cycle_request` (Request switch power cycle).
+/// Representations offered by `create_venue_switch_power_cycle_request`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueSwitchPowerCycleRequestVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::create_venue_switch_power_cycle_request` (Power-cycle switch ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9511,13 +9822,79 @@ impl<'a> CreateVenueSwitchPowerCycleRequest<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: CreateVenueSwitchPowerCycleRequestVersion,
+    ) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_switches",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/switches/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_venue_switches`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueSwitchesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_venue_switches` (Query switches).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueSwitches<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueSwitches<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueSwitchesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchQueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<SwitchQueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -9706,11 +10083,11 @@ static EXPORT_VENUE_SWITCHES_CSV: ruckus_one_runtime::Operation = ruckus_one_run
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
+            accept: "*/*",
         },
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
-            accept: "application/json",
+            accept: "*/*",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -9721,10 +10098,10 @@ static EXPORT_VENUE_SWITCHES_CSV: ruckus_one_runtime::Operation = ruckus_one_run
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
 pub enum ExportVenueSwitchesCsvVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    /// `v1`: Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
+    /// `json`: Accept `*/*`, Content-Type `application/json`
     Json,
 }
 /// Request builder for `NetworkClient::export_venue_switches_csv` (Export switches as CSV).
@@ -9745,9 +10122,9 @@ impl<'a> ExportVenueSwitchesCsv<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    /// Sends the request and returns the `200` response body as text.
+    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
+        self.req.send_text().await
     }
 }
 static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9799,6 +10176,17 @@ impl<'a> FetchVenueSwitchAggregationDetails<'a> {
     ) -> Self {
         self.req.version(version as usize);
         self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
@@ -9852,21 +10240,10 @@ impl<'a> QueryVenueVlans<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<Vec<serde_json::Value>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -10297,13 +10674,6 @@ impl<'a> GetVenueSwitchImportResults<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Request id of the import whose results are read.
-    ///
-    /// query parameter `operationRequestId`; `string`.
-    pub fn operation_request_id(mut self, operation_request_id: &str) -> Self {
-        self.req.query("operationRequestId", &operation_request_id);
-        self
-    }
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: GetVenueSwitchImportResultsVersion) -> Self {
         self.req.version(version as usize);
@@ -10731,6 +11101,14 @@ impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Whether the schedule overrides one set before; false when omitted.
+    ///
+    /// query parameter `manualOverride`; `boolean`; default: false.
+    /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateSchedule_1).
+    pub fn manual_override(mut self, manual_override: bool) -> Self {
+        self.req.query("manualOverride", &manual_override);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: CreateVenueSwitchFirmwareScheduleVersion) -> Self {
         self.req.version(version as usize);
@@ -10965,21 +11343,10 @@ impl<'a> QuerySwitchFirmwareSchedules<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<Vec<serde_json::Value>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -11039,21 +11406,10 @@ impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<Vec<serde_json::Value>, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -11172,7 +11528,7 @@ static DELETE_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runt
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
+            accept: "application/json",
         },
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
@@ -11187,7 +11543,7 @@ static DELETE_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runt
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
 pub enum DeleteVenueAaaServersVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
@@ -11211,9 +11567,9 @@ impl<'a> DeleteVenueAaaServers<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `204` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    /// Sends the request; the `204` response has no body.
+    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
+        self.req.send_empty().await
     }
 }
 static GET_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11461,12 +11817,20 @@ impl<'a> DeleteVenueSwitchSettings<'a> {
         self.req.send_json().await
     }
 }
-static LIST_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switch_profiles",
+static GET_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_switch_profile",
     method: ruckus_one_runtime::Method::Get,
-    path: "/switchProfiles",
+    path: "/switchProfiles/{switchProfileId}",
     api: &super::API,
     versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
         ruckus_one_runtime::MediaTypes {
             content_type: None,
             accept: "application/json",
@@ -11474,17 +11838,36 @@ static LIST_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_switch_profiles` (List switch profiles).
+/// Representations offered by `get_switch_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetSwitchProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::get_switch_profile` (Get switch profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchProfiles<'a> {
+pub struct GetSwitchProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> ListSwitchProfiles<'a> {
+impl<'a> GetSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetSwitchProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -11562,12 +11945,20 @@ impl<'a> CreateSwitchProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
-static DELETE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_profiles",
+static DELETE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_switch_profile",
     method: ruckus_one_runtime::Method::Delete,
-    path: "/switchProfiles",
+    path: "/switchProfiles/{switchProfileId}",
     api: &super::API,
     versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
         ruckus_one_runtime::MediaTypes {
             content_type: None,
             accept: "application/json",
@@ -11575,21 +11966,123 @@ static DELETE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::delete_switch_profiles` (Delete switch profiles).
+/// Representations offered by `delete_switch_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteSwitchProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_switch_profile` (Delete switch profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchProfiles<'a> {
+pub struct DeleteSwitchProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DeleteSwitchProfiles<'a> {
+impl<'a> DeleteSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteSwitchProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static QUERY_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_switch_profiles",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/switchProfiles/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_switch_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QuerySwitchProfilesVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_switch_profiles` (Query switch profiles).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QuerySwitchProfiles<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QuerySwitchProfiles<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QuerySwitchProfilesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -12302,6 +12795,147 @@ impl<'a> CreateCliTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
+static QUERY_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_cli_templates",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/cliTemplates/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_cli_templates`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryCliTemplatesVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_cli_templates` (Query CLI templates).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryCliTemplates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryCliTemplates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryCliTemplatesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_cli_templates",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/cliTemplates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `delete_cli_templates`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteCliTemplatesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1_2,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_cli_templates` (Delete CLI templates).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteCliTemplates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteCliTemplates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteCliTemplatesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
 static GET_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "get_cli_template",
     method: ruckus_one_runtime::Method::Get,
@@ -12627,6 +13261,124 @@ impl<'a> QueryWebAuthPageTemplates<'a> {
         self.req.send_json().await
     }
 }
+static GET_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_web_auth_page_template",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/webAuthPageTemplates/{templateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `get_web_auth_page_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetWebAuthPageTemplateVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::get_web_auth_page_template` (Get web authentication page template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetWebAuthPageTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetWebAuthPageTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetWebAuthPageTemplateVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_web_auth_page_template",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/webAuthPageTemplates/{templateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `delete_web_auth_page_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteWebAuthPageTemplateVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_web_auth_page_template` (Delete web authentication page template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteWebAuthPageTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteWebAuthPageTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteWebAuthPageTemplateVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
 static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "list_web_auth_page_template_switches",
     method: ruckus_one_runtime::Method::Get,
@@ -12759,7 +13511,7 @@ static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtim
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
@@ -13130,7 +13882,7 @@ static DELETE_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_ru
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
@@ -13326,7 +14078,7 @@ static DELETE_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
@@ -13522,7 +14274,7 @@ static DELETE_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = rucku
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
@@ -13718,7 +14470,7 @@ static DELETE_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
@@ -13914,7 +14666,7 @@ static DELETE_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
@@ -14477,21 +15229,21 @@ impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
         self.req.json(body);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
+    /// Every page from page 1, each decoded like `send` (items in `list`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchConfigHistoryPage> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
+                items: "list",
                 first_page: 1u32,
             })
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<SwitchConfigHistoryPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -14600,7 +15352,7 @@ static DELETE_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruck
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],

@@ -95,6 +95,84 @@ impl AdminQueryRequest {
         }
     }
 }
+/// A page of the administrator and notification recipient queries: the items in `content` and the page counters. Other fields of the page are kept as received.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TenantManagementPage {
+    /// The rows of this page; their shape depends on the query.
+    ///
+    /// Wire name `content`; `array<json>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Vec<serde_json::Value>>,
+    /// Number of rows over all pages.
+    ///
+    /// Wire name `totalElements`; `integer`; optional.
+    #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
+    pub total_elements: Option<i64>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// Page size applied.
+    ///
+    /// Wire name `size`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<i64>,
+    /// Number of this page.
+    ///
+    /// Wire name `number`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<i64>,
+    /// Number of rows on this page.
+    ///
+    /// Wire name `numberOfElements`; `integer`; optional.
+    #[serde(
+        rename = "numberOfElements",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub number_of_elements: Option<i64>,
+    /// Whether this is the first page.
+    ///
+    /// Wire name `first`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<bool>,
+    /// Whether this is the last page.
+    ///
+    /// Wire name `last`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last: Option<bool>,
+    /// Whether this page has no rows.
+    ///
+    /// Wire name `empty`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TenantManagementPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            total_elements: None,
+            total_pages: None,
+            size: None,
+            number: None,
+            number_of_elements: None,
+            first: None,
+            last: None,
+            empty: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
 /// Fields of the MSP-style bodies of the deprecated legacy managed-service operations. The document lists the fields without saying which operation uses which; other fields are kept.
 ///
 /// Provenance: documented.
@@ -253,7 +331,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenant::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getTenantAccount).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn get_tenant(&self, tenant_id: &str) -> GetTenant<'a> {
@@ -275,7 +353,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenant::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml updateManagedTenant).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_tenant(
@@ -300,7 +378,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenant::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml deleteTenant).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn delete_tenant(&self, tenant_id: &str) -> DeleteTenant<'a> {
@@ -321,13 +399,34 @@ impl<'a> super::NetworkClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenant::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml createTenantV2).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn create_tenant(&self, body: &serde_json::Value) -> CreateTenant<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_TENANT, &[]);
         req.json(body);
         CreateTenant { req }
+    }
+    /// Query managed end-customer tenants.
+    ///
+    /// Lists the end-customer tenants the managed-service provider manages, page by page (the way to list the tenants created with create_tenant).
+    ///
+    /// `POST /mspecs/query` on the Network management API.
+    ///
+    /// - Query parameter `delegation` (`string`, builder method `delegation`)
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMSP-ECs).
+    /// - Response 200: `application/json` `QueryResult` (A page of end-customer tenants.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMspEcs::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMSP-ECs).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMSP-ECs).
+    pub fn query_msp_ecs(&self, body: &super::common::QueryRequest) -> QueryMspEcs<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_MSP_ECS, &[]);
+        req.json(body);
+        QueryMspEcs { req }
     }
     /// Get tenant delegations.
     ///
@@ -337,7 +436,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantDelegations::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getTenantDelegations).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn list_tenant_delegations(&self, tenant_id: &str) -> ListTenantDelegations<'a> {
@@ -359,7 +458,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantDelegations::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml updateTenantDelegations).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_tenant_delegations(
@@ -382,9 +481,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
     ///   Provenance: reference (msp_services-0.3.3.yaml sendInvitationEmail).
-    /// - Response 204: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (No content.)
+    /// - Response 204: no body (No content.)
     /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn resend_tenant_invitation(
@@ -408,7 +507,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantAdmins::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getTenantAdmins).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn list_tenant_admins(&self, tenant_id: &str) -> ListTenantAdmins<'a> {
@@ -428,7 +527,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantAdmin::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getTenantAdmin).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn get_tenant_admin(
@@ -451,10 +550,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `adminId`: Identifier of the administrator.
     /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
     ///   Provenance: reference (msp_services-0.3.3.yaml updateTenantAdmin).
-    /// - Response 204: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (No content.)
-    /// - Versions: `json`, `json` (default `json`; choose with `UpdateTenantAdmin::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml updateTenantAdmin).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 204: no body (No content.)
+    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_tenant_admin(
@@ -477,10 +575,9 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Path parameter `adminId`: Identifier of the administrator.
-    /// - Response 204: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (No content.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantAdmin::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml deleteTenantAdmin).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 204: no body (No content.)
+    /// - Media types: Accept `application/json`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn delete_tenant_admin(
@@ -503,7 +600,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantAdminDelegations::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getDelegatedAdmins).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn list_tenant_admin_delegations(
@@ -528,7 +625,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantAdminDelegations::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml updateDelegatedAdmins).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_tenant_admin_delegations(
@@ -554,7 +651,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantActivation::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml reActivateTenant).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_tenant_activation(
@@ -576,7 +673,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantActivation::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml deActivateTenant).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn delete_tenant_activation(
@@ -598,7 +695,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantSupportStatus::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getRuckusSupportStatus).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn get_tenant_support_status(
@@ -620,7 +717,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantSupportStatus::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml enableSupport).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_tenant_support_status(
@@ -642,7 +739,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantSupportStatus::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml disableSupport).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn delete_tenant_support_status(
@@ -663,7 +760,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListBrandings::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getBrandInfo).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn list_brandings(&self) -> ListBrandings<'a> {
@@ -680,7 +777,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateBrandings::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml updateBrandInfo).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn update_brandings(&self, body: &serde_json::Value) -> UpdateBrandings<'a> {
@@ -702,7 +799,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateBranding::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml addBrandInfo).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn create_branding(&self, body: &serde_json::Value) -> CreateBranding<'a> {
@@ -723,7 +820,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateLogoFile::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml uploadBrandLogoFileUrl).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     ///
@@ -748,7 +845,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetLogoFile::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getBrandLogoFileDownloadUrl).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn get_logo_file(&self, file_id: &str) -> GetLogoFile<'a> {
@@ -769,7 +866,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateFirmwareUpgradeSchedule::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml setScheduleForFirmwareUpgrades).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn create_firmware_upgrade_schedule(
@@ -796,7 +893,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchTenantDelegations::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml patchTenantDelegations).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn patch_tenant_delegations(
@@ -821,7 +918,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAdminDelegations::version`)
     /// - Media types: Provenance: reference (msp_services-0.3.3.yaml patchAdminDelegations).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Errors: `msp` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     pub fn patch_admin_delegations(
@@ -876,6 +973,59 @@ impl<'a> super::NetworkClient<'a> {
             req,
         }
     }
+    /// List notification recipients.
+    ///
+    /// Lists the notification recipients of the tenant.
+    ///
+    /// `GET /tenants/notificationRecipients` on the Network management API.
+    ///
+    /// - Response 200: `application/json` `array<json>` (The recipients.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantNotificationRecipients::version`)
+    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml getNotificationRecipients).
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (tenant_management-0.3.0.yaml getNotificationRecipients).
+    pub fn list_tenant_notification_recipients(
+        &self,
+    ) -> ListTenantNotificationRecipients<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_TENANT_NOTIFICATION_RECIPIENTS,
+            &[],
+        );
+        ListTenantNotificationRecipients {
+            req,
+        }
+    }
+    /// Delete notification recipients.
+    ///
+    /// Deletes notification recipients of the tenant.
+    ///
+    /// `DELETE /tenants/notificationRecipients` on the Network management API.
+    ///
+    /// - Request body (json, required): `array<json>`
+    ///   Provenance: reference (tenant_management-0.3.0.yaml deleteNotificationRecipients).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantNotificationRecipients::version`)
+    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml deleteNotificationRecipients).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (tenant_management-0.3.0.yaml deleteNotificationRecipients).
+    pub fn delete_tenant_notification_recipients(
+        &self,
+        body: &Vec<serde_json::Value>,
+    ) -> DeleteTenantNotificationRecipients<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_TENANT_NOTIFICATION_RECIPIENTS,
+            &[],
+        );
+        req.json(body);
+        DeleteTenantNotificationRecipients {
+            req,
+        }
+    }
     /// Send mobile push notification.
     ///
     /// `POST /tenants/mobilePushNotifications` on the Network management API.
@@ -908,11 +1058,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     ///   Provenance: reference (tenant_management-0.3.0.yaml queryNotificationRecipients).
-    /// - Response 202: `application/json` `QueryResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `application/json` `TenantManagementPage` (The page of recipients (the service answers 202 with the page itself).)
     /// - Versions: `json`, `json` (default `json`; choose with `QueryTenantNotificationRecipients::version`)
     /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml queryNotificationRecipients).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Pagination: `query_body`, items in `data`
+    /// - Pagination: `query_body`, items in `content`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1043,7 +1193,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `mspTenantId`: Identifier of the managed-service-provider tenant.
     /// - Request body (json, required): `QueryRequest`
     ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml exportDeviceInventory_1).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `*/*` text (The CSV export.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ExportMspEcInventoriesCsv::version`)
     /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml exportDeviceInventory_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
@@ -1102,6 +1252,43 @@ impl<'a> super::NetworkClient<'a> {
         req.json(body);
         CreateAdmin { req }
     }
+    /// List administrators.
+    ///
+    /// Lists the administrators of the tenant.
+    ///
+    /// `GET /admins` on the Network management API.
+    ///
+    /// - Query parameter `withExternalId` (`boolean`, builder method `with_external_id`)
+    /// - Response 200: `application/json` `array<json>` (The administrators.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListAdmins::version`)
+    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml getAdminList).
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (tenant_management-0.3.0.yaml getAdminList).
+    pub fn list_admins(&self) -> ListAdmins<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &LIST_ADMINS, &[]);
+        ListAdmins { req }
+    }
+    /// Delete administrators.
+    ///
+    /// Deletes several administrators at once.
+    ///
+    /// `DELETE /admins` on the Network management API.
+    ///
+    /// - Request body (json, required): `array<string>`
+    ///   Provenance: reference (tenant_management-0.3.0.yaml deleteBulkAdmin).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteAdmins::version`)
+    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml deleteBulkAdmin).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (tenant_management-0.3.0.yaml deleteBulkAdmin).
+    pub fn delete_admins(&self, body: &Vec<String>) -> DeleteAdmins<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &DELETE_ADMINS, &[]);
+        req.json(body);
+        DeleteAdmins { req }
+    }
     /// Get administrator.
     ///
     /// `GET /admins/{adminId}` on the Network management API.
@@ -1149,9 +1336,10 @@ impl<'a> super::NetworkClient<'a> {
     /// - Query parameter `withDelegatedECs` (`boolean`, builder method `with_delegated_e_cs`)
     /// - Request body (json, required): `AdminQueryRequest`
     ///   Provenance: reference (tenant_management-0.3.0.yaml queryAdminList).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The page type depends on the query flags (by default full administrator rows); its shape is not shown by the document.
+    /// - Response 200: `application/json` `TenantManagementPage` (A page of administrators; the row shape depends on the query flags (by default full administrator rows).)
     /// - Versions: `json`, `json` (default `json`; choose with `QueryAdmins::version`)
     /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml queryAdminList).
+    /// - Pagination: `query_body`, items in `content`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -1726,7 +1914,7 @@ static GET_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `get_tenant`; the first is the default.
 ///
@@ -1778,7 +1966,7 @@ static UPDATE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `update_tenant`; the first is the default.
 ///
@@ -1842,7 +2030,7 @@ static DELETE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `delete_tenant`; the first is the default.
 ///
@@ -1906,7 +2094,7 @@ static CREATE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `create_tenant`; the first is the default.
 ///
@@ -1953,6 +2141,78 @@ impl<'a> CreateTenant<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
+static QUERY_MSP_ECS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_msp_ecs",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/mspecs/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_msp_ecs`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryMspEcsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_msp_ecs` (Query managed end-customer tenants).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryMspEcs<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryMspEcs<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Delegation filter; its values are not described.
+    ///
+    /// query parameter `delegation`; `string`.
+    pub fn delegation(mut self, delegation: &str) -> Self {
+        self.req.query("delegation", &delegation);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryMspEcsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
 static LIST_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "list_tenant_delegations",
     method: ruckus_one_runtime::Method::Get,
@@ -1968,7 +2228,7 @@ static LIST_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runti
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `list_tenant_delegations`; the first is the default.
 ///
@@ -2020,7 +2280,7 @@ static UPDATE_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_run
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `update_tenant_delegations`; the first is the default.
 ///
@@ -2078,7 +2338,7 @@ static RESEND_TENANT_INVITATION: ruckus_one_runtime::Operation = ruckus_one_runt
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Request builder for `NetworkClient::resend_tenant_invitation` (Resend invitation).
 ///
@@ -2093,9 +2353,9 @@ impl<'a> ResendTenantInvitation<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sends the request and decodes the `204` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    /// Sends the request; the `204` response has no body.
+    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
+        self.req.send_empty().await
     }
 }
 static LIST_TENANT_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2113,7 +2373,7 @@ static LIST_TENANT_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `list_tenant_admins`; the first is the default.
 ///
@@ -2165,7 +2425,7 @@ static GET_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `get_tenant_admin`; the first is the default.
 ///
@@ -2210,27 +2470,11 @@ static UPDATE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
-/// Representations offered by `update_tenant_admin`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateTenantAdminVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
 /// Request builder for `NetworkClient::update_tenant_admin` (Update tenant administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2244,14 +2488,9 @@ impl<'a> UpdateTenantAdmin<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateTenantAdminVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `204` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    /// Sends the request; the `204` response has no body.
+    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
+        self.req.send_empty().await
     }
 }
 static DELETE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2262,27 +2501,11 @@ static DELETE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
-/// Representations offered by `delete_tenant_admin`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteTenantAdminVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `NetworkClient::delete_tenant_admin` (Delete tenant administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2296,14 +2519,9 @@ impl<'a> DeleteTenantAdmin<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: DeleteTenantAdminVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `204` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    /// Sends the request; the `204` response has no body.
+    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
+        self.req.send_empty().await
     }
 }
 static LIST_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2321,7 +2539,7 @@ static LIST_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `list_tenant_admin_delegations`; the first is the default.
 ///
@@ -2373,7 +2591,7 @@ static UPDATE_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_o
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `update_tenant_admin_delegations`; the first is the default.
 ///
@@ -2437,7 +2655,7 @@ static UPDATE_TENANT_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runt
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `update_tenant_activation`; the first is the default.
 ///
@@ -2489,7 +2707,7 @@ static DELETE_TENANT_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runt
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `delete_tenant_activation`; the first is the default.
 ///
@@ -2541,7 +2759,7 @@ static GET_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_run
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `get_tenant_support_status`; the first is the default.
 ///
@@ -2593,7 +2811,7 @@ static UPDATE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `update_tenant_support_status`; the first is the default.
 ///
@@ -2645,7 +2863,7 @@ static DELETE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `delete_tenant_support_status`; the first is the default.
 ///
@@ -2697,7 +2915,7 @@ static LIST_BRANDINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `list_brandings`; the first is the default.
 ///
@@ -2749,7 +2967,7 @@ static UPDATE_BRANDINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `update_brandings`; the first is the default.
 ///
@@ -2813,7 +3031,7 @@ static CREATE_BRANDING: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `create_branding`; the first is the default.
 ///
@@ -2877,7 +3095,7 @@ static CREATE_LOGO_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `create_logo_file`; the first is the default.
 ///
@@ -2929,7 +3147,7 @@ static GET_LOGO_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `get_logo_file`; the first is the default.
 ///
@@ -2986,7 +3204,7 @@ static CREATE_FIRMWARE_UPGRADE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `create_firmware_upgrade_schedule`; the first is the default.
 ///
@@ -3048,7 +3266,7 @@ static PATCH_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runt
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `patch_tenant_delegations`; the first is the default.
 ///
@@ -3110,7 +3328,7 @@ static PATCH_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runti
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
 /// Representations offered by `patch_admin_delegations`; the first is the default.
 ///
@@ -3252,6 +3470,127 @@ impl<'a> CreateTenantNotificationRecipient<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
+static LIST_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_tenant_notification_recipients",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tenants/notificationRecipients",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `list_tenant_notification_recipients`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListTenantNotificationRecipientsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::list_tenant_notification_recipients` (List notification recipients).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListTenantNotificationRecipients<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListTenantNotificationRecipients<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListTenantNotificationRecipientsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<Vec<serde_json::Value>, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_tenant_notification_recipients",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/tenants/notificationRecipients",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `delete_tenant_notification_recipients`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteTenantNotificationRecipientsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_tenant_notification_recipients` (Delete notification recipients).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteTenantNotificationRecipients<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteTenantNotificationRecipients<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeleteTenantNotificationRecipientsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
 static CREATE_TENANT_MOBILE_PUSH_NOTIFICATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "create_tenant_mobile_push_notification",
     method: ruckus_one_runtime::Method::Post,
@@ -3354,21 +3693,19 @@ impl<'a> QueryTenantNotificationRecipients<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
+    /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, TenantManagementPage> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
+                items: "content",
                 first_page: 1u32,
             })
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<TenantManagementPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
@@ -3608,11 +3945,11 @@ static EXPORT_MSP_EC_INVENTORIES_CSV: ruckus_one_runtime::Operation = ruckus_one
     versions: &[
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
+            accept: "*/*",
         },
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/json"),
-            accept: "application/json",
+            accept: "*/*",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
@@ -3623,10 +3960,10 @@ static EXPORT_MSP_EC_INVENTORIES_CSV: ruckus_one_runtime::Operation = ruckus_one
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
 pub enum ExportMspEcInventoriesCsvVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    /// `v1`: Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
+    /// `json`: Accept `*/*`, Content-Type `application/json`
     Json,
 }
 /// Request builder for `NetworkClient::export_msp_ec_inventories_csv` (Export end-customer inventory as CSV).
@@ -3647,9 +3984,9 @@ impl<'a> ExportMspEcInventoriesCsv<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    /// Sends the request and returns the `200` response body as text.
+    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
+        self.req.send_text().await
     }
 }
 static UPDATE_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3760,6 +4097,131 @@ impl<'a> CreateAdmin<'a> {
     }
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: CreateAdminVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static LIST_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_admins",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/admins",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `list_admins`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListAdminsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::list_admins` (List administrators).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListAdmins<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListAdmins<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Include the external ID of each administrator.
+    ///
+    /// query parameter `withExternalId`; `boolean`; default: false.
+    pub fn with_external_id(mut self, with_external_id: bool) -> Self {
+        self.req.query("withExternalId", &with_external_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListAdminsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<Vec<serde_json::Value>, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_admins",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/admins",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `delete_admins`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteAdminsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_admins` (Delete administrators).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteAdmins<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteAdmins<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteAdminsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3985,8 +4447,19 @@ impl<'a> QueryAdmins<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Every page from page 1, each decoded like `send` (items in `content`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, TenantManagementPage> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "content",
+                first_page: 1u32,
+            })
+    }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<TenantManagementPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }

@@ -2,7 +2,7 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! wireless aps.
 //!
-//! Access points of a venue: add or import, read, update and delete; per-AP settings (GET and PUT per setting), diagnostics and commands, neighbor and client data, profile associations on the AP and its LAN ports, and positions on floor plans. Request and response bodies are not shown except the AP fields added in releases. The venue-less AP paths are deprecated families named without paths; not in the spec.
+//! Access points of a venue: add or import, read, update and delete; per-AP settings (GET and PUT per setting), diagnostics and commands, neighbor and client data, profile associations on the AP and its LAN ports, positions on floor plans, and AP group creation (the other AP group operations are in the wireless venues area). Request and response bodies are not shown except the AP fields added in releases. The venue-less AP paths are deprecated families named without paths; not in the spec.
 //!
 //! Spec: `spec/network/wireless_aps.yaml`.
 /// An access point of a venue. The document lists only the fields added or changed in releases; other fields are kept as received.
@@ -189,6 +189,88 @@ impl ApClientAdmissionControl {
         }
     }
 }
+/// Answer of the AP compatibility queries: one entry per AP or venue in `compatibilities`.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml apCompatibilitiesQuery).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApCompatibilityPage {
+    /// Compatibility entries of this page.
+    ///
+    /// Wire name `compatibilities`; array of raw JSON, shape not shown: The fields of a compatibility entry are not typed here.; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compatibilities: Option<Vec<serde_json::Value>>,
+    /// Page number.
+    ///
+    /// Wire name `page`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Number of entries over all pages.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApCompatibilityPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            compatibilities: None,
+            page: None,
+            total_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Answer of the AP neighbor query: the neighbors in `neighbors`.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighborQueryData).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ApNeighborPage {
+    /// Neighbors of this page.
+    ///
+    /// Wire name `neighbors`; array of raw JSON, shape not shown: The fields of a neighbor are not typed here.; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub neighbors: Option<Vec<serde_json::Value>>,
+    /// Page number.
+    ///
+    /// Wire name `page`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Number of neighbors over all pages.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl ApNeighborPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            neighbors: None,
+            page: None,
+            total_count: None,
+            total_pages: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
 impl<'a> super::NetworkClient<'a> {
     /// Add or import APs.
     ///
@@ -230,6 +312,7 @@ impl<'a> super::NetworkClient<'a> {
     /// `GET /venues/{venueId}/aps/importResults` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Query parameter `operationRequestId` (`string`, argument `operation_request_id`)
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApImportResults::version`)
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getImportVenueApsResults).
@@ -239,13 +322,47 @@ impl<'a> super::NetworkClient<'a> {
     pub fn get_venue_ap_import_results(
         &self,
         venue_id: &str,
+        operation_request_id: &str,
     ) -> GetVenueApImportResults<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &GET_VENUE_AP_IMPORT_RESULTS,
             &[venue_id],
         );
+        req.query("operationRequestId", &operation_request_id);
         GetVenueApImportResults { req }
+    }
+    /// Create AP group.
+    ///
+    /// Creates an AP group in a venue, optionally with its APs.
+    ///
+    /// `POST /venues/{venueId}/apGroups` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createAPGroup).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateVenueApGroup::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createAPGroup).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml createAPGroup (not named by the document; added so AP groups can be created; list them with query_venue_ap_groups)).
+    ///
+    /// Notes:
+    /// - The v1.1 body (the default) and the v1 body have different fields (v1 requires `name`); the document shows neither.
+    pub fn create_venue_ap_group(
+        &self,
+        venue_id: &str,
+        body: &serde_json::Value,
+    ) -> CreateVenueApGroup<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_AP_GROUP,
+            &[venue_id],
+        );
+        req.json(body);
+        CreateVenueApGroup { req }
     }
     /// Query APs.
     ///
@@ -253,6 +370,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /venues/aps/query` on the Network management API.
     ///
+    /// - Query parameter `mesh` (`boolean`, builder method `mesh`)
     /// - Request body (json, required): `QueryRequest`
     ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml GetAPs_1).
     /// - Response 200: `application/json` `QueryResult`
@@ -262,6 +380,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The description also offers a CSV form of this answer (text/csv); this client asks for JSON.
     pub fn query_venue_aps(
         &self,
         body: &super::common::QueryRequest,
@@ -309,10 +430,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     ///   Provenance: reference (wifi_api-17.3.3.205.yaml apCompatibilitiesQuery).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `application/json` `ApCompatibilityPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueApsCompatibilities::version`)
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml apCompatibilitiesQuery).
-    /// - Pagination: `query_body`, items in `data`
+    /// - Pagination: `query_body`, items in `compatibilities`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -336,12 +457,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /venues/apCompatibilities/query` on the Network management API.
     ///
+    /// - Query parameter `preCheck` (`boolean`, builder method `pre_check`)
     /// - Request body (json, required): `QueryRequest`
     ///   Provenance: reference (wifi_api-17.3.3.205.yaml venueCompatibilitiesQuery).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `application/json` `ApCompatibilityPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueApCompatibilities::version`)
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml venueCompatibilitiesQuery).
-    /// - Pagination: `query_body`, items in `data`
+    /// - Pagination: `query_body`, items in `compatibilities`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -372,6 +494,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
+    /// - The official description has POST /venues/edgeCompatibilities/query, a similar query under another name.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_venue_edge_app_compatibilities(
         &self,
@@ -446,6 +569,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
+    /// - Query parameter `resetFirmware` (`boolean`, builder method `reset_firmware`)
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAp::version`)
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteAp).
@@ -1606,10 +1730,10 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (method and path documented; taken as an image upload with a multipart body whose part name `file` is not shown, chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApPictures (multipart body with the part `file`)).
     ///
     /// Notes:
-    /// - The body is taken as a multipart image upload; the part name `file` is a guess.
+    /// - Multipart upload; the picture goes in the part `file`.
     pub fn update_ap_picture(
         &self,
         venue_id: &str,
@@ -1995,10 +2119,10 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Request body (json, required): `QueryRequest`
     ///   Provenance: reference (wifi_api-17.3.3.205.yaml queryApNeighbors).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `application/json` `ApNeighborPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryApNeighbors::version`)
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml queryApNeighbors).
-    /// - Pagination: `query_body`, items in `data`
+    /// - Pagination: `query_body`, items in `neighbors`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -2610,6 +2734,76 @@ impl<'a> GetVenueApImportResults<'a> {
         self.req.send_json().await
     }
 }
+static CREATE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_ap_group",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/apGroups",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `create_venue_ap_group`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueApGroupVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::create_venue_ap_group` (Create AP group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueApGroup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueApGroup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueApGroupVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
 static QUERY_VENUE_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "query_venue_aps",
     method: ruckus_one_runtime::Method::Post,
@@ -2650,6 +2844,14 @@ impl<'a> QueryVenueAps<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Ask for mesh APs.
+    ///
+    /// query parameter `mesh`; `boolean`; default: false.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GetAPs_1).
+    pub fn mesh(mut self, mesh: bool) -> Self {
+        self.req.query("mesh", &mesh);
         self
     }
     /// Selects the representation (media type) to send and accept.
@@ -2787,21 +2989,19 @@ impl<'a> QueryVenueApsCompatibilities<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
+    /// Every page from page 1, each decoded like `send` (items in `compatibilities`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, ApCompatibilityPage> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
+                items: "compatibilities",
                 first_page: 1u32,
             })
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApCompatibilityPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -2847,26 +3047,32 @@ impl<'a> QueryVenueApCompatibilities<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// The description's `preCheck` flag; what it changes is not described.
+    ///
+    /// query parameter `preCheck`; `boolean`; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml venueCompatibilitiesQuery).
+    pub fn pre_check(mut self, pre_check: bool) -> Self {
+        self.req.query("preCheck", &pre_check);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: QueryVenueApCompatibilitiesVersion) -> Self {
         self.req.version(version as usize);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
+    /// Every page from page 1, each decoded like `send` (items in `compatibilities`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, ApCompatibilityPage> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
+                items: "compatibilities",
                 first_page: 1u32,
             })
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApCompatibilityPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -3075,6 +3281,14 @@ impl<'a> DeleteVenueAp<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Reset the AP to the standalone firmware image when it is removed.
+    ///
+    /// query parameter `resetFirmware`; `boolean`; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml deleteAp).
+    pub fn reset_firmware(mut self, reset_firmware: bool) -> Self {
+        self.req.query("resetFirmware", &reset_firmware);
         self
     }
     /// Selects the representation (media type) to send and accept.
@@ -6014,21 +6228,19 @@ impl<'a> QueryApNeighbors<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
+    /// Every page from page 1, each decoded like `send` (items in `neighbors`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, ApNeighborPage> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
+                items: "neighbors",
                 first_page: 1u32,
             })
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<ApNeighborPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }

@@ -57,6 +57,64 @@ impl NetworkActivationApGroup {
         }
     }
 }
+/// A Wi-Fi network as read back by its identifier. The description lists only the fields common to every network type; the fields of each type are kept in additional_fields.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetwork).
+///
+/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WifiNetwork {
+    /// Identifier of the network (set by the service).
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Name of the network.
+    ///
+    /// Wire name `name`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Network type; selects which further fields the network has.
+    ///
+    /// Wire name `type`; `string`; required.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WifiNetwork {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(type_: String) -> Self {
+        Self {
+            id: None,
+            name: None,
+            type_,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Body of the activation of a Wi-Fi network on a venue.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetwork).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueWifiNetwork {
+    /// Whether the network is served by every AP group of the venue.
+    ///
+    /// Wire name `isAllApGroups`; `boolean`; optional; default: true.
+    #[serde(rename = "isAllApGroups", default, skip_serializing_if = "Option::is_none")]
+    pub is_all_ap_groups: Option<bool>,
+}
+impl VenueWifiNetwork {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self { is_all_ap_groups: None }
+    }
+}
 /// A guest user of a guest network; the document shows only part of its fields.
 ///
 /// Provenance: documented.
@@ -127,6 +185,212 @@ impl serde::Serialize for GuestUserType {
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestUserType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Answer of the AP compatibility query of Wi-Fi networks: one entry per network in `compatibilities`.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct NetworkCompatibilityPage {
+    /// Compatibility entries of this page.
+    ///
+    /// Wire name `compatibilities`; array of raw JSON, shape not shown: The fields of a compatibility entry are not typed here.; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compatibilities: Option<Vec<serde_json::Value>>,
+    /// Page number.
+    ///
+    /// Wire name `page`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Number of entries over all pages.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl NetworkCompatibilityPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            compatibilities: None,
+            page: None,
+            total_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Answer of the Wi-Fi feature set query: the feature sets in `featureSets`.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiFeatureSets).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct WifiFeatureSetPage {
+    /// Feature sets of this page.
+    ///
+    /// Wire name `featureSets`; array of raw JSON, shape not shown: The fields of a feature set are not typed here.; optional.
+    #[serde(rename = "featureSets", default, skip_serializing_if = "Option::is_none")]
+    pub feature_sets: Option<Vec<serde_json::Value>>,
+    /// Page number.
+    ///
+    /// Wire name `page`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i64>,
+    /// Number of feature sets over all pages.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl WifiFeatureSetPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            feature_sets: None,
+            page: None,
+            total_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// When the validity period of a guest pass starts.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestExpirationActivationType {
+    /// `Creation`: When the guest user is created.
+    Creation,
+    /// `Login`: At the first login.
+    Login,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestExpirationActivationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Creation => "Creation",
+            Self::Login => "Login",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestExpirationActivationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "Creation" => Self::Creation,
+            "Login" => Self::Login,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestExpirationActivationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestExpirationActivationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestExpirationActivationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Unit of the validity period of a guest pass.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestExpirationUnit {
+    /// `Minute`
+    Minute,
+    /// `Hour`
+    Hour,
+    /// `Day`
+    Day,
+    /// `Week`
+    Week,
+    /// `Month`
+    Month,
+    /// `Year`
+    Year,
+    /// `Never`
+    Never,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestExpirationUnit {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Minute => "Minute",
+            Self::Hour => "Hour",
+            Self::Day => "Day",
+            Self::Week => "Week",
+            Self::Month => "Month",
+            Self::Year => "Year",
+            Self::Never => "Never",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestExpirationUnit {
+    fn from(s: &str) -> Self {
+        match s {
+            "Minute" => Self::Minute,
+            "Hour" => Self::Hour,
+            "Day" => Self::Day,
+            "Week" => Self::Week,
+            "Month" => Self::Month,
+            "Year" => Self::Year,
+            "Never" => Self::Never,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestExpirationUnit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestExpirationUnit {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestExpirationUnit {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -212,6 +476,26 @@ impl PortalServiceProfileContent {
         }
     }
 }
+/// Body of the image uploads of a portal service profile (and of its templates): one image, base64-encoded, in a JSON object.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml PortalServiceProfileImage).
+///
+/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct PortalServiceProfileImage {
+    /// The image as base64 text; the service keeps every image as a PNG file.
+    ///
+    /// Wire name `image`; `string`; required; max_length: 6990507; min_length: 0.
+    /// Provenance: reference (guest_api-1.7.1.yaml PortalServiceProfileImage (required: inferred, the upload has no other content)).
+    pub image: String,
+}
+impl PortalServiceProfileImage {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(image: String) -> Self {
+        Self { image }
+    }
+}
 impl<'a> super::NetworkClient<'a> {
     /// List networks.
     ///
@@ -224,6 +508,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
+    /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_networks(&self) -> ListNetworks<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_NETWORKS, &[]);
@@ -241,6 +526,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
+    /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_network(&self) -> CreateNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &CREATE_NETWORK, &[]);
@@ -257,6 +543,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
+    /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_networks(&self) -> DeleteNetworks<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &DELETE_NETWORKS, &[]);
@@ -274,6 +561,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
+    /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_network(&self, network_id: &str) -> GetNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -296,6 +584,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
+    /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_network(&self, network_id: &str) -> UpdateNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -317,6 +606,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
+    /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn delete_network(&self, network_id: &str) -> DeleteNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -378,6 +668,49 @@ impl<'a> super::NetworkClient<'a> {
         req.json(body);
         UpdateWifiNetwork { req }
     }
+    /// Get Wi-Fi network.
+    ///
+    /// Reads one Wi-Fi network.
+    ///
+    /// `GET /wifiNetworks/{wifiNetworkId}` on the Network management API.
+    ///
+    /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
+    /// - Response 200: `application/json` `WifiNetwork`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiNetwork::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getWifiNetwork).
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWifiNetwork (not named by the document; added as the read of a resource the client creates)).
+    pub fn get_wifi_network(&self, wifi_network_id: &str) -> GetWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_WIFI_NETWORK,
+            &[wifi_network_id],
+        );
+        GetWifiNetwork { req }
+    }
+    /// Delete Wi-Fi network.
+    ///
+    /// Deletes one Wi-Fi network.
+    ///
+    /// `DELETE /wifiNetworks/{wifiNetworkId}` on the Network management API.
+    ///
+    /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteWifiNetwork::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteWifiNetwork).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteWifiNetwork (not named by the document; added as the delete of a resource the client creates)).
+    pub fn delete_wifi_network(&self, wifi_network_id: &str) -> DeleteWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_WIFI_NETWORK,
+            &[wifi_network_id],
+        );
+        DeleteWifiNetwork { req }
+    }
     /// Query Wi-Fi networks.
     ///
     /// `POST /wifiNetworks/query` on the Network management API.
@@ -391,6 +724,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The description declares a single row as the answer; it is read here as the usual query page, with the rows in `data`.
     pub fn query_wifi_networks(
         &self,
         body: &super::common::QueryRequest,
@@ -417,6 +753,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
+    /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_network_activation(
         &self,
@@ -443,6 +780,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
+    /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_network_activations(&self) -> QueryNetworkActivations<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -466,6 +804,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
+    /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn create_network_activation_mappings(
         &self,
@@ -491,6 +830,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
+    /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn get_network_activation(
         &self,
@@ -516,6 +856,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
+    /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn update_network_activation(
         &self,
@@ -587,16 +928,74 @@ impl<'a> super::NetworkClient<'a> {
             req,
         }
     }
+    /// Activate Wi-Fi network on venue.
+    ///
+    /// Activates a Wi-Fi network on a venue, so that the venue's APs serve it.
+    ///
+    /// `PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
+    /// - Request body (json, optional, builder method `body`): `VenueWifiNetwork`
+    ///   Provenance: reference (wifi_api-17.3.3.205.yaml activateWifiNetworkOnVenue).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateWifiNetworkOnVenue::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateWifiNetworkOnVenue).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateWifiNetworkOnVenue (not named by the document; added so networks can be put on venues)).
+    pub fn activate_wifi_network_on_venue(
+        &self,
+        venue_id: &str,
+        wifi_network_id: &str,
+    ) -> ActivateWifiNetworkOnVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_WIFI_NETWORK_ON_VENUE,
+            &[venue_id, wifi_network_id],
+        );
+        ActivateWifiNetworkOnVenue { req }
+    }
+    /// Deactivate Wi-Fi network on venue.
+    ///
+    /// Removes a Wi-Fi network from a venue.
+    ///
+    /// `DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateWifiNetworkOnVenue::version`)
+    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateWifiNetworkOnVenue).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateWifiNetworkOnVenue (not named by the document; the counterpart of the activation)).
+    pub fn deactivate_wifi_network_on_venue(
+        &self,
+        venue_id: &str,
+        wifi_network_id: &str,
+    ) -> DeactivateWifiNetworkOnVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_WIFI_NETWORK_ON_VENUE,
+            &[venue_id, wifi_network_id],
+        );
+        DeactivateWifiNetworkOnVenue {
+            req,
+        }
+    }
     /// Query Wi-Fi network AP compatibilities.
     ///
     /// `POST /wifiNetworks/apCompatibilities/query` on the Network management API.
     ///
     /// - Request body (json, required): `QueryRequest`
     ///   Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `application/json` `NetworkCompatibilityPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryWifiNetworkApCompatibilities::version`)
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
-    /// - Pagination: `query_body`, items in `data`
+    /// - Pagination: `query_body`, items in `compatibilities`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -620,10 +1019,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     ///   Provenance: reference (wifi_api-17.3.3.205.yaml wifiFeatureSetsQuery).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `application/json` `WifiFeatureSetPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryWifiFeatureSets::version`)
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml wifiFeatureSetsQuery).
-    /// - Pagination: `query_body`, items in `data`
+    /// - Pagination: `query_body`, items in `featureSets`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -650,6 +1049,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
+    /// - The official description offers the Wi-Fi form GET /wifiNetworks/qosMapSetOptions instead (not in this client).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_network_qos_map_sets(&self) -> ListNetworkQosMapSets<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -670,6 +1070,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
+    /// - The official description offers the Wi-Fi form GET /wifiNetworks/wisprProviders instead (not in this client).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_network_wispr_providers(&self) -> ListNetworkWisprProviders<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -864,6 +1265,11 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /wifiNetworks/{wifiNetworkId}/guestUsers` on the Network management API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
+    /// - Query parameter `expiration.activationType` (`GuestExpirationActivationType`, argument `expiration_activation_type`)
+    /// - Query parameter `expiration.duration` (`integer`, argument `expiration_duration`)
+    /// - Query parameter `expiration.unit` (`GuestExpirationUnit`, argument `expiration_unit`)
+    /// - Query parameter `maxDevices` (`integer`, argument `max_devices`)
+    /// - Query parameter `deliveryMethods` (`string`, builder method `delivery_methods`)
     /// - Request body (json, required): `GuestUser`
     ///   Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1).
     /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
@@ -878,6 +1284,10 @@ impl<'a> super::NetworkClient<'a> {
     pub fn create_wifi_network_guest_user(
         &self,
         wifi_network_id: &str,
+        expiration_activation_type: GuestExpirationActivationType,
+        expiration_duration: i64,
+        expiration_unit: GuestExpirationUnit,
+        max_devices: i64,
         body: &GuestUser,
     ) -> CreateWifiNetworkGuestUser<'a> {
         let mut req = ruckus_one_runtime::Request::new(
@@ -885,6 +1295,10 @@ impl<'a> super::NetworkClient<'a> {
             &CREATE_WIFI_NETWORK_GUEST_USER,
             &[wifi_network_id],
         );
+        req.query("expiration.activationType", &expiration_activation_type);
+        req.query("expiration.duration", &expiration_duration);
+        req.query("expiration.unit", &expiration_unit);
+        req.query("maxDevices", &max_devices);
         req.json(body);
         CreateWifiNetworkGuestUser { req }
     }
@@ -993,6 +1407,36 @@ impl<'a> super::NetworkClient<'a> {
         );
         DeleteWifiNetworkGuestUser { req }
     }
+    /// Query guest users.
+    ///
+    /// Lists guest users across Wi-Fi networks by query.
+    ///
+    /// `POST /guestUsers/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getGuests_1).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryGuestUsers::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getGuests_1).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getGuests_1 (not named by the document; added as the list of a resource the client creates)).
+    ///
+    /// Notes:
+    /// - The description also offers a CSV form of this answer (media type text/vnd.ruckus.v1.1+csv); this client asks for JSON.
+    pub fn query_guest_users(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryGuestUsers<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_GUEST_USERS,
+            &[],
+        );
+        req.json(body);
+        QueryGuestUsers { req }
+    }
     /// Export guest users as CSV.
     ///
     /// `POST /guestUsers/query/csvFiles` on the Network management API.
@@ -1006,6 +1450,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    /// - The official description offers a CSV answer of POST /guestUsers/query instead (media type text/vnd.ruckus.v1.1+csv).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn export_guest_users_csv(&self) -> ExportGuestUsersCsv<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -1026,6 +1471,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Provenance: documented.
     ///
     /// Notes:
+    /// - The official description lists portal service profiles only by query (query_portal_service_profiles).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn list_portal_service_profiles(&self) -> ListPortalServiceProfiles<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -1078,6 +1524,33 @@ impl<'a> super::NetworkClient<'a> {
             &[],
         );
         DeletePortalServiceProfiles { req }
+    }
+    /// Query portal service profiles.
+    ///
+    /// Lists portal service profiles by query.
+    ///
+    /// `POST /portalServiceProfiles/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfiles).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `QueryPortalServiceProfiles::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfiles).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfiles (not named by the document; the query form of the list the description offers)).
+    pub fn query_portal_service_profiles(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryPortalServiceProfiles<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_PORTAL_SERVICE_PROFILES,
+            &[],
+        );
+        req.json(body);
+        QueryPortalServiceProfiles { req }
     }
     /// Get portal service profile.
     ///
@@ -1156,21 +1629,21 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /portalServiceProfiles/{portalServiceProfileId}/poweredImages` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `PortalServiceProfileImage`
     ///   Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfilePoweredImage).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfilePoweredImage::version`)
     /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfilePoweredImage).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (method and path documented; multipart part name `file` not shown, chosen).
+    /// - Provenance: documented.
     ///
     /// Notes:
-    /// - Multipart image upload; the part name `file` is inferred (not shown).
+    /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
     pub fn update_portal_service_profile_powered_image(
         &self,
         portal_service_profile_id: &str,
-        body: &serde_json::Value,
+        body: &PortalServiceProfileImage,
     ) -> UpdatePortalServiceProfilePoweredImage<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1187,21 +1660,21 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /portalServiceProfiles/{portalServiceProfileId}/photos` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `PortalServiceProfileImage`
     ///   Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfilePhoto).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfilePhoto::version`)
     /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfilePhoto).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (method and path documented; multipart part name `file` not shown, chosen).
+    /// - Provenance: documented.
     ///
     /// Notes:
-    /// - Multipart image upload; the part name `file` is inferred (not shown).
+    /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
     pub fn update_portal_service_profile_photo(
         &self,
         portal_service_profile_id: &str,
-        body: &serde_json::Value,
+        body: &PortalServiceProfileImage,
     ) -> UpdatePortalServiceProfilePhoto<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1218,21 +1691,21 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /portalServiceProfiles/{portalServiceProfileId}/logos` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `PortalServiceProfileImage`
     ///   Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileLogo).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfileLogo::version`)
     /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileLogo).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (method and path documented; multipart part name `file` not shown, chosen).
+    /// - Provenance: documented.
     ///
     /// Notes:
-    /// - Multipart image upload; the part name `file` is inferred (not shown).
+    /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
     pub fn update_portal_service_profile_logo(
         &self,
         portal_service_profile_id: &str,
-        body: &serde_json::Value,
+        body: &PortalServiceProfileImage,
     ) -> UpdatePortalServiceProfileLogo<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1249,21 +1722,21 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /portalServiceProfiles/{portalServiceProfileId}/backgroundImages` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `PortalServiceProfileImage`
     ///   Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileBackgroundImage).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfileBackgroundImage::version`)
     /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileBackgroundImage).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (method and path documented; multipart part name `file` not shown, chosen).
+    /// - Provenance: documented.
     ///
     /// Notes:
-    /// - Multipart image upload; the part name `file` is inferred (not shown).
+    /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
     pub fn update_portal_service_profile_background_image(
         &self,
         portal_service_profile_id: &str,
-        body: &serde_json::Value,
+        body: &PortalServiceProfileImage,
     ) -> UpdatePortalServiceProfileBackgroundImage<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1331,27 +1804,32 @@ impl<'a> super::NetworkClient<'a> {
             req,
         }
     }
-    /// List portal service profile templates.
+    /// Query portal service profile templates.
     ///
-    /// `GET /templates/portalServiceProfiles` on the Network management API.
+    /// Lists portal service profile templates by query.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// `POST /templates/portalServiceProfiles/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfileTemplates).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplatePortalServiceProfiles::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfileTemplates).
+    /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn list_template_portal_service_profiles(
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfileTemplates (the document only says the templates mirror the profile paths; the description has no GET on the template collection, its list is this query)).
+    pub fn query_template_portal_service_profiles(
         &self,
-    ) -> ListTemplatePortalServiceProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+        body: &super::common::QueryRequest,
+    ) -> QueryTemplatePortalServiceProfiles<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &LIST_TEMPLATE_PORTAL_SERVICE_PROFILES,
+            &QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES,
             &[],
         );
-        ListTemplatePortalServiceProfiles {
+        req.json(body);
+        QueryTemplatePortalServiceProfiles {
             req,
         }
     }
@@ -1366,7 +1844,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (guest_api-1.7.1.yaml AddPortalServiceProfileTemplate).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation).
+    /// - Provenance: reference (guest_api-1.7.1.yaml AddPortalServiceProfileTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     pub fn create_template_portal_service_profile(
         &self,
         body: &PortalServiceProfile,
@@ -1381,30 +1859,6 @@ impl<'a> super::NetworkClient<'a> {
             req,
         }
     }
-    /// Delete portal service profile templates.
-    ///
-    /// `DELETE /templates/portalServiceProfiles` on the Network management API.
-    ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn delete_template_portal_service_profiles(
-        &self,
-    ) -> DeleteTemplatePortalServiceProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_TEMPLATE_PORTAL_SERVICE_PROFILES,
-            &[],
-        );
-        DeleteTemplatePortalServiceProfiles {
-            req,
-        }
-    }
     /// Get portal service profile template.
     ///
     /// `GET /templates/portalServiceProfiles/{portalServiceProfileId}` on the Network management API.
@@ -1415,7 +1869,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (guest_api-1.7.1.yaml GetPortalServiceProfileTemplateByIdV1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; placeholder name portalServiceProfileId chosen (not named for templates)).
+    /// - Provenance: reference (guest_api-1.7.1.yaml GetPortalServiceProfileTemplateByIdV1_1 (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     pub fn get_template_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1442,7 +1896,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; placeholder name portalServiceProfileId chosen (not named for templates)).
+    /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileTemplateV1_1 (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     pub fn update_template_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1469,7 +1923,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; placeholder name portalServiceProfileId chosen (not named for templates)).
+    /// - Provenance: reference (guest_api-1.7.1.yaml DeletePortalServiceProfileTemplateById (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     pub fn delete_template_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1488,21 +1942,21 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/poweredImages` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `PortalServiceProfileImage`
     ///   Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePoweredImageTemplate).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfilePoweredImage::version`)
     /// - Media types: Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePoweredImageTemplate).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; placeholder name portalServiceProfileId chosen (not named for templates); multipart part name `file` not shown, chosen).
+    /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePoweredImageTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     ///
     /// Notes:
-    /// - Multipart image upload; the part name `file` is inferred (not shown).
+    /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
     pub fn update_template_portal_service_profile_powered_image(
         &self,
         portal_service_profile_id: &str,
-        body: &serde_json::Value,
+        body: &PortalServiceProfileImage,
     ) -> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1519,21 +1973,21 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/photos` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `PortalServiceProfileImage`
     ///   Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePhotoTemplate).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfilePhoto::version`)
     /// - Media types: Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePhotoTemplate).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; placeholder name portalServiceProfileId chosen (not named for templates); multipart part name `file` not shown, chosen).
+    /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePhotoTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     ///
     /// Notes:
-    /// - Multipart image upload; the part name `file` is inferred (not shown).
+    /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
     pub fn update_template_portal_service_profile_photo(
         &self,
         portal_service_profile_id: &str,
-        body: &serde_json::Value,
+        body: &PortalServiceProfileImage,
     ) -> UpdateTemplatePortalServiceProfilePhoto<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1550,21 +2004,21 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/logos` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `PortalServiceProfileImage`
     ///   Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileLogoTemplate).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfileLogo::version`)
     /// - Media types: Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileLogoTemplate).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; placeholder name portalServiceProfileId chosen (not named for templates); multipart part name `file` not shown, chosen).
+    /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileLogoTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     ///
     /// Notes:
-    /// - Multipart image upload; the part name `file` is inferred (not shown).
+    /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
     pub fn update_template_portal_service_profile_logo(
         &self,
         portal_service_profile_id: &str,
-        body: &serde_json::Value,
+        body: &PortalServiceProfileImage,
     ) -> UpdateTemplatePortalServiceProfileLogo<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1581,21 +2035,21 @@ impl<'a> super::NetworkClient<'a> {
     /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/backgroundImages` on the Network management API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, required): `PortalServiceProfileImage`
     ///   Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileBackgroundImageTemplate).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfileBackgroundImage::version`)
     /// - Media types: Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileBackgroundImageTemplate).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; placeholder name portalServiceProfileId chosen (not named for templates); multipart part name `file` not shown, chosen).
+    /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileBackgroundImageTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     ///
     /// Notes:
-    /// - Multipart image upload; the part name `file` is inferred (not shown).
+    /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
     pub fn update_template_portal_service_profile_background_image(
         &self,
         portal_service_profile_id: &str,
-        body: &serde_json::Value,
+        body: &PortalServiceProfileImage,
     ) -> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1990,6 +2444,122 @@ impl<'a> UpdateWifiNetwork<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
+static GET_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_wifi_network",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/wifiNetworks/{wifiNetworkId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `get_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::get_wifi_network` (Get Wi-Fi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetWifiNetworkVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<WifiNetwork, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static DELETE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/wifiNetworks/{wifiNetworkId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `delete_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_wifi_network` (Delete Wi-Fi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteWifiNetworkVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
 static QUERY_WIFI_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "query_wifi_networks",
     method: ruckus_one_runtime::Method::Post,
@@ -2349,6 +2919,139 @@ impl<'a> UpdateVenueWifiNetworkSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
+static ACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_wifi_network_on_venue",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `activate_wifi_network_on_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateWifiNetworkOnVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::activate_wifi_network_on_venue` (Activate Wi-Fi network on venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateWifiNetworkOnVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateWifiNetworkOnVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &VenueWifiNetwork) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ActivateWifiNetworkOnVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static DEACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_wifi_network_on_venue",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `deactivate_wifi_network_on_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateWifiNetworkOnVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::deactivate_wifi_network_on_venue` (Deactivate Wi-Fi network on venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateWifiNetworkOnVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateWifiNetworkOnVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeactivateWifiNetworkOnVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
 static QUERY_WIFI_NETWORK_AP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "query_wifi_network_ap_compatibilities",
     method: ruckus_one_runtime::Method::Post,
@@ -2396,21 +3099,21 @@ impl<'a> QueryWifiNetworkApCompatibilities<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
+    /// Every page from page 1, each decoded like `send` (items in `compatibilities`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, NetworkCompatibilityPage> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
+                items: "compatibilities",
                 first_page: 1u32,
             })
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    ) -> Result<NetworkCompatibilityPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -2461,21 +3164,19 @@ impl<'a> QueryWifiFeatureSets<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
+    /// Every page from page 1, each decoded like `send` (items in `featureSets`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, WifiFeatureSetPage> {
         self.req
             .pages(ruckus_one_runtime::Paging {
                 style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
+                items: "featureSets",
                 first_page: 1u32,
             })
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<WifiFeatureSetPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -2810,6 +3511,14 @@ impl<'a> CreateWifiNetworkGuestUser<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// How the guest pass is delivered (MAIL, SMS, WHATSAPP, STUB or PRINT). The description lets the parameter carry several values; this client sends one.
+    ///
+    /// query parameter `deliveryMethods`; `string`.
+    /// Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1 (a set of values there; one value here)).
+    pub fn delivery_methods(mut self, delivery_methods: &str) -> Self {
+        self.req.query("deliveryMethods", &delivery_methods);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: CreateWifiNetworkGuestUserVersion) -> Self {
         self.req.version(version as usize);
@@ -3028,6 +3737,77 @@ impl<'a> DeleteWifiNetworkGuestUser<'a> {
         self.req.send_json().await
     }
 }
+static QUERY_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_guest_users",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/guestUsers/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_guest_users`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryGuestUsersVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_guest_users` (Query guest users).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryGuestUsers<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryGuestUsers<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryGuestUsersVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
 static EXPORT_GUEST_USERS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "export_guest_users_csv",
     method: ruckus_one_runtime::Method::Post,
@@ -3181,6 +3961,71 @@ impl<'a> DeletePortalServiceProfiles<'a> {
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static QUERY_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_portal_service_profiles",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/portalServiceProfiles/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_portal_service_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryPortalServiceProfilesVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_portal_service_profiles` (Query portal service profiles).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryPortalServiceProfiles<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryPortalServiceProfiles<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryPortalServiceProfilesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -3427,7 +4272,9 @@ impl<'a> UpdatePortalServiceProfilePoweredImage<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -3479,7 +4326,9 @@ impl<'a> UpdatePortalServiceProfilePhoto<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -3531,7 +4380,9 @@ impl<'a> UpdatePortalServiceProfileLogo<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -3586,7 +4437,9 @@ impl<'a> UpdatePortalServiceProfileBackgroundImage<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -3652,34 +4505,71 @@ impl<'a> ListPortalServiceProfileNetworks<'a> {
         self.req.send_json().await
     }
 }
-static LIST_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_template_portal_service_profiles",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/templates/portalServiceProfiles",
+static QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_template_portal_service_profiles",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/portalServiceProfiles/query",
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_template_portal_service_profiles` (List portal service profile templates).
+/// Representations offered by `query_template_portal_service_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryTemplatePortalServiceProfilesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_template_portal_service_profiles` (Query portal service profile templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListTemplatePortalServiceProfiles<'a> {
+pub struct QueryTemplatePortalServiceProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> ListTemplatePortalServiceProfiles<'a> {
+impl<'a> QueryTemplatePortalServiceProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: QueryTemplatePortalServiceProfilesVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -3734,37 +4624,6 @@ impl<'a> CreateTemplatePortalServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_template_portal_service_profiles",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/templates/portalServiceProfiles",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_template_portal_service_profiles` (Delete portal service profile templates).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteTemplatePortalServiceProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteTemplatePortalServiceProfiles<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
@@ -4006,7 +4865,9 @@ impl<'a> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -4061,7 +4922,9 @@ impl<'a> UpdateTemplatePortalServiceProfilePhoto<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -4116,7 +4979,9 @@ impl<'a> UpdateTemplatePortalServiceProfileLogo<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -4171,7 +5036,9 @@ impl<'a> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }

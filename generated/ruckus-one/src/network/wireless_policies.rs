@@ -2,7 +2,7 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! wireless policies.
 //!
-//! Access control profiles and the application, device, layer 2 and layer 3 ACL policies they combine; application libraries and their settings; and the wireless profiles and services (client isolation, Hotspot 2.0 identity providers and operators, LBS server, multicast DNS proxy, rogue policies, SNMP agent, SoftGRE, tunnel service, syslog server, RADIUS server, DHCP configuration service, Wi-Fi calling service, VLAN pool and Ethernet port profiles). Query operations of the profiles are inferred from the document's statement that profile and policy queries accept sortByCountField. mDnsProxyServiceProfiles, isolationAllowlists and apSnmpAgentProfiles: deprecated families named without paths; not in the spec.
+//! Access control profiles and the application, device, layer 2 and layer 3 ACL policies they combine; application libraries and their settings; and the wireless profiles and services (client isolation, Hotspot 2.0 identity providers and operators, LBS server, multicast DNS proxy, rogue policies, SNMP agent, SoftGRE, tunnel service, syslog server, RADIUS server, DHCP configuration service, Wi-Fi calling service, VLAN pool and Ethernet port profiles). The document lists few of the profile queries; the official description confirms them (the document's note that profile and policy queries accept sortByCountField pointed to them). mDnsProxyServiceProfiles, isolationAllowlists and apSnmpAgentProfiles: deprecated families named without paths; not in the spec.
 //!
 //! Spec: `spec/network/wireless_policies.yaml`.
 /// A tunnel service profile; the document shows only the fields added in later releases.
@@ -560,7 +560,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationPolicy).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document writes the item form as {id}; placeholder name applicationPolicyId taken from the access control profile sub-path).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationPolicy (the document writes the item form as {id})).
     pub fn get_application_policy(
         &self,
         application_policy_id: &str,
@@ -585,7 +585,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document writes the item form as {id}; placeholder name applicationPolicyId taken from the access control profile sub-path).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApplicationPolicy (the document writes the item form as {id})).
     pub fn update_application_policy(
         &self,
         application_policy_id: &str,
@@ -610,7 +610,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document writes the item form as {id}; placeholder name applicationPolicyId taken from the access control profile sub-path).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteApplicationPolicy (the document writes the item form as {id})).
     pub fn delete_application_policy(
         &self,
         application_policy_id: &str,
@@ -705,7 +705,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getDevicePolicy).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document writes the item form as {id}; placeholder name devicePolicyId taken from the access control profile sub-path).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getDevicePolicy (the document writes the item form as {id})).
     pub fn get_device_policy(&self, device_policy_id: &str) -> GetDevicePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -727,7 +727,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document writes the item form as {id}; placeholder name devicePolicyId taken from the access control profile sub-path).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateDevicePolicy (the document writes the item form as {id})).
     pub fn update_device_policy(
         &self,
         device_policy_id: &str,
@@ -752,7 +752,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document writes the item form as {id}; placeholder name devicePolicyId taken from the access control profile sub-path).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteDevicePolicy (the document writes the item form as {id})).
     pub fn delete_device_policy(
         &self,
         device_policy_id: &str,
@@ -847,7 +847,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getL2AclPolicy).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document writes the item form as {id}; placeholder name l2AclPolicyId taken from the access control profile sub-path).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getL2AclPolicy (the document writes the item form as {id})).
     pub fn get_l2_acl_policy(&self, l2_acl_policy_id: &str) -> GetL2AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -869,7 +869,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document writes the item form as {id}; placeholder name l2AclPolicyId taken from the access control profile sub-path).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateL2AclPolicy (the document writes the item form as {id})).
     pub fn update_l2_acl_policy(
         &self,
         l2_acl_policy_id: &str,
@@ -894,7 +894,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document writes the item form as {id}; placeholder name l2AclPolicyId taken from the access control profile sub-path).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteL2AclPolicy (the document writes the item form as {id})).
     pub fn delete_l2_acl_policy(&self, l2_acl_policy_id: &str) -> DeleteL2AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -986,7 +986,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getL3AclPolicy).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document writes the item form as {id}; placeholder name l3AclPolicyId taken from the access control profile sub-path).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getL3AclPolicy (the document writes the item form as {id})).
     pub fn get_l3_acl_policy(&self, l3_acl_policy_id: &str) -> GetL3AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1008,7 +1008,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document writes the item form as {id}; placeholder name l3AclPolicyId taken from the access control profile sub-path).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateL3AclPolicy (the document writes the item form as {id})).
     pub fn update_l3_acl_policy(
         &self,
         l3_acl_policy_id: &str,
@@ -1033,7 +1033,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document writes the item form as {id}; placeholder name l3AclPolicyId taken from the access control profile sub-path).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteL3AclPolicy (the document writes the item form as {id})).
     pub fn delete_l3_acl_policy(&self, l3_acl_policy_id: &str) -> DeleteL3AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1097,12 +1097,16 @@ impl<'a> super::NetworkClient<'a> {
     /// `GET /applicationLibrarySettings` on the Network management API.
     ///
     /// - Query parameter `changesIncluded` (`boolean`, builder method `changes_included`)
+    /// - Query parameter `type` (`string`, builder method `type_`)
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApplicationLibrarySettings::version`)
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationLibrarySettingsCsv).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The description also offers a CSV form of this answer (text/csv); this client asks for JSON.
     pub fn get_application_library_settings(&self) -> GetApplicationLibrarySettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1117,7 +1121,6 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `PATCH /applicationLibrarySettings` on the Network management API.
     ///
-    /// - Query parameter `changesIncluded` (`boolean`, builder method `changes_included`)
     /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
     ///   Provenance: reference (wifi_api-17.3.3.205.yaml patchApplicationLibrarySettings).
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
@@ -1178,7 +1181,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getClientIsolationProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; clientIsolationProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getClientIsolationProfile (the document names the item operations without the placeholder)).
     pub fn get_client_isolation_profile(
         &self,
         client_isolation_profile_id: &str,
@@ -1203,7 +1206,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; clientIsolationProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateClientIsolationProfile (the document names the item operations without the placeholder)).
     pub fn update_client_isolation_profile(
         &self,
         client_isolation_profile_id: &str,
@@ -1230,7 +1233,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; clientIsolationProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteClientIsolationProfile (the document names the item operations without the placeholder)).
     pub fn delete_client_isolation_profile(
         &self,
         client_isolation_profile_id: &str,
@@ -1256,7 +1259,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (not in the operation list; the document says profile and policy queries accept sortByCountField, read as this resource having a query operation).
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryClientIsolationProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -1311,7 +1314,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getHotspot20IdentityProvider).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; hotspot20IdentityProviderId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getHotspot20IdentityProvider (the document names the item operations without the placeholder)).
     pub fn get_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -1338,7 +1341,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; hotspot20IdentityProviderId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateHotspot20IdentityProvider (the document names the item operations without the placeholder)).
     pub fn update_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -1365,7 +1368,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; hotspot20IdentityProviderId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteHotspot20IdentityProvider (the document names the item operations without the placeholder)).
     pub fn delete_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -1391,7 +1394,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (parent placeholder hotspot20IdentityProviderId chosen (the document writes .../radiusServerProfiles/{radiusId})).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateRadiusServerProfileOnHotspot20IdentityProvider (the document does not name the parent placeholder)).
     pub fn add_radius_server_profile_to_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -1418,7 +1421,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (parent placeholder hotspot20IdentityProviderId chosen (the document writes .../radiusServerProfiles/{radiusId})).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateRadiusServerProfileOnHotspot20IdentityProvider (the document does not name the parent placeholder)).
     pub fn remove_radius_server_profile_from_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -1430,6 +1433,35 @@ impl<'a> super::NetworkClient<'a> {
             &[hotspot20_identity_provider_id, radius_id],
         );
         RemoveRadiusServerProfileFromHotspot20IdentityProvider {
+            req,
+        }
+    }
+    /// Query Hotspot 2.0 identity providers.
+    ///
+    /// Lists Hotspot 2.0 identity providers by query.
+    ///
+    /// `POST /hotspot20IdentityProviders/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20IdentityProviderForView).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryHotspot20IdentityProviders::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20IdentityProviderForView).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20IdentityProviderForView (not named by the document; the list of a resource the client creates)).
+    pub fn query_hotspot20_identity_providers(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryHotspot20IdentityProviders<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_HOTSPOT20_IDENTITY_PROVIDERS,
+            &[],
+        );
+        req.json(body);
+        QueryHotspot20IdentityProviders {
             req,
         }
     }
@@ -1468,7 +1500,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getHotspot20Operator).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; hotspot20OperatorId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getHotspot20Operator (the document names the item operations without the placeholder)).
     pub fn get_hotspot20_operator(
         &self,
         hotspot20_operator_id: &str,
@@ -1493,7 +1525,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; hotspot20OperatorId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateHotspot20Operator (the document names the item operations without the placeholder)).
     pub fn update_hotspot20_operator(
         &self,
         hotspot20_operator_id: &str,
@@ -1518,7 +1550,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; hotspot20OperatorId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteHotspot20Operator (the document names the item operations without the placeholder)).
     pub fn delete_hotspot20_operator(
         &self,
         hotspot20_operator_id: &str,
@@ -1529,6 +1561,33 @@ impl<'a> super::NetworkClient<'a> {
             &[hotspot20_operator_id],
         );
         DeleteHotspot20Operator { req }
+    }
+    /// Query Hotspot 2.0 operators.
+    ///
+    /// Lists Hotspot 2.0 operators by query.
+    ///
+    /// `POST /hotspot20Operators/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20OperatorForView).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryHotspot20Operators::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20OperatorForView).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20OperatorForView (not named by the document; the list of a resource the client creates)).
+    pub fn query_hotspot20_operators(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryHotspot20Operators<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_HOTSPOT20_OPERATORS,
+            &[],
+        );
+        req.json(body);
+        QueryHotspot20Operators { req }
     }
     /// Create LBS server profile.
     ///
@@ -1565,7 +1624,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getLbsServerProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; lbsServerProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getLbsServerProfile (the document names the item operations without the placeholder)).
     pub fn get_lbs_server_profile(
         &self,
         lbs_server_profile_id: &str,
@@ -1590,7 +1649,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; lbsServerProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateLbsServerProfile (the document names the item operations without the placeholder)).
     pub fn update_lbs_server_profile(
         &self,
         lbs_server_profile_id: &str,
@@ -1615,7 +1674,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; lbsServerProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteLbsServerProfile (the document names the item operations without the placeholder)).
     pub fn delete_lbs_server_profile(
         &self,
         lbs_server_profile_id: &str,
@@ -1639,7 +1698,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (not in the operation list; the document says profile and policy queries accept sortByCountField, read as this resource having a query operation).
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getLbsServerProfileForView (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -1692,7 +1751,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getMulticastDnsProxyProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; multicastDnsProxyProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getMulticastDnsProxyProfile (the document names the item operations without the placeholder)).
     pub fn get_multicast_dns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -1717,7 +1776,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; multicastDnsProxyProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateMulticastDnsProxyProfile (the document names the item operations without the placeholder)).
     pub fn update_multicast_dns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -1744,7 +1803,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; multicastDnsProxyProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteMulticastDnsProxyProfile (the document names the item operations without the placeholder)).
     pub fn delete_multicast_dns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -1770,7 +1829,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (not in the operation list; the document says profile and policy queries accept sortByCountField, read as this resource having a query operation).
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMulticastDnsProxyProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -1823,7 +1882,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getRoguePolicy).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; roguePolicyId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getRoguePolicy (the document names the item operations without the placeholder)).
     pub fn get_rogue_policy(&self, rogue_policy_id: &str) -> GetRoguePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1845,7 +1904,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; roguePolicyId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateRoguePolicy (the document names the item operations without the placeholder)).
     pub fn update_rogue_policy(
         &self,
         rogue_policy_id: &str,
@@ -1870,7 +1929,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; roguePolicyId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteRoguePolicy (the document names the item operations without the placeholder)).
     pub fn delete_rogue_policy(&self, rogue_policy_id: &str) -> DeleteRoguePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1891,7 +1950,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (not in the operation list; the document says profile and policy queries accept sortByCountField, read as this resource having a query operation).
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getRoguePoliciesForView (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -1942,7 +2001,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getSnmpAgentProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; snmpAgentProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getSnmpAgentProfile (the document names the item operations without the placeholder)).
     pub fn get_snmp_agent_profile(
         &self,
         snmp_agent_profile_id: &str,
@@ -1967,7 +2026,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; snmpAgentProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateSnmpAgentProfile (the document names the item operations without the placeholder)).
     pub fn update_snmp_agent_profile(
         &self,
         snmp_agent_profile_id: &str,
@@ -1992,7 +2051,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; snmpAgentProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteSnmpAgentProfile (the document names the item operations without the placeholder)).
     pub fn delete_snmp_agent_profile(
         &self,
         snmp_agent_profile_id: &str,
@@ -2016,7 +2075,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (not in the operation list; the document says profile and policy queries accept sortByCountField, read as this resource having a query operation).
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml querySnmpAgentProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -2067,7 +2126,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getSoftGreProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; softGreProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getSoftGreProfile (the document names the item operations without the placeholder)).
     pub fn get_soft_gre_profile(
         &self,
         soft_gre_profile_id: &str,
@@ -2092,7 +2151,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; softGreProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateSoftGreProfile (the document names the item operations without the placeholder)).
     pub fn update_soft_gre_profile(
         &self,
         soft_gre_profile_id: &str,
@@ -2117,7 +2176,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; softGreProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteSoftGreProfile (the document names the item operations without the placeholder)).
     pub fn delete_soft_gre_profile(
         &self,
         soft_gre_profile_id: &str,
@@ -2141,7 +2200,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (not in the operation list; the document says profile and policy queries accept sortByCountField, read as this resource having a query operation).
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySoftGreProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -2192,7 +2251,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getTunnelServiceProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; tunnelServiceProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getTunnelServiceProfile (the document names the item operations without the placeholder)).
     pub fn get_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -2217,7 +2276,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; tunnelServiceProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateTunnelServiceProfile (the document names the item operations without the placeholder)).
     pub fn update_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -2244,7 +2303,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; tunnelServiceProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml patchTunnelServiceProfile (the document names the item operations without the placeholder)).
     pub fn patch_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -2269,7 +2328,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; tunnelServiceProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteTunnelServiceProfile (the document names the item operations without the placeholder)).
     pub fn delete_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -2293,7 +2352,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (not in the operation list; the document says tunnel service profile queries accept sortByCountField, which implies this query operation).
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getTunnelProfileProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -2344,7 +2403,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getSyslogServerProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; syslogServerProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getSyslogServerProfile (the document names the item operations without the placeholder)).
     pub fn get_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
@@ -2369,7 +2428,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; syslogServerProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateSyslogServerProfile (the document names the item operations without the placeholder)).
     pub fn update_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
@@ -2394,7 +2453,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; syslogServerProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteSyslogServerProfile (the document names the item operations without the placeholder)).
     pub fn delete_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
@@ -2418,7 +2477,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (not in the operation list; the document says profile and policy queries accept sortByCountField, read as this resource having a query operation).
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getSyslogServerProfilesForView (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -2461,31 +2520,31 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get RADIUS server profile.
     ///
-    /// `GET /radiusServerProfiles/{radiusServerProfileId}` on the Network management API.
+    /// `GET /radiusServerProfiles/{radiusId}` on the Network management API.
     ///
-    /// - Path parameter `radiusServerProfileId`: Identifier of the RADIUS server profile.
+    /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetRadiusServerProfile::version`)
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getRadius).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; radiusServerProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getRadius (the document names the item operations without the placeholder)).
     pub fn get_radius_server_profile(
         &self,
-        radius_server_profile_id: &str,
+        radius_id: &str,
     ) -> GetRadiusServerProfile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
             &GET_RADIUS_SERVER_PROFILE,
-            &[radius_server_profile_id],
+            &[radius_id],
         );
         GetRadiusServerProfile { req }
     }
     /// Update RADIUS server profile.
     ///
-    /// `PUT /radiusServerProfiles/{radiusServerProfileId}` on the Network management API.
+    /// `PUT /radiusServerProfiles/{radiusId}` on the Network management API.
     ///
-    /// - Path parameter `radiusServerProfileId`: Identifier of the RADIUS server profile.
+    /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
     /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
     ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateRadius).
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
@@ -2494,40 +2553,40 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; radiusServerProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateRadius (the document names the item operations without the placeholder)).
     pub fn update_radius_server_profile(
         &self,
-        radius_server_profile_id: &str,
+        radius_id: &str,
         body: &serde_json::Value,
     ) -> UpdateRadiusServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_RADIUS_SERVER_PROFILE,
-            &[radius_server_profile_id],
+            &[radius_id],
         );
         req.json(body);
         UpdateRadiusServerProfile { req }
     }
     /// Delete RADIUS server profile.
     ///
-    /// `DELETE /radiusServerProfiles/{radiusServerProfileId}` on the Network management API.
+    /// `DELETE /radiusServerProfiles/{radiusId}` on the Network management API.
     ///
-    /// - Path parameter `radiusServerProfileId`: Identifier of the RADIUS server profile.
+    /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteRadiusServerProfile::version`)
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteRadius).
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; radiusServerProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteRadius (the document names the item operations without the placeholder)).
     pub fn delete_radius_server_profile(
         &self,
-        radius_server_profile_id: &str,
+        radius_id: &str,
     ) -> DeleteRadiusServerProfile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
             &DELETE_RADIUS_SERVER_PROFILE,
-            &[radius_server_profile_id],
+            &[radius_id],
         );
         DeleteRadiusServerProfile { req }
     }
@@ -2543,7 +2602,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (not in the operation list; the document says profile and policy queries accept sortByCountField, read as this resource having a query operation).
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getRadiusServerProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -2596,7 +2655,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getDhcpConfigServiceProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; dhcpConfigServiceProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getDhcpConfigServiceProfile (the document names the item operations without the placeholder)).
     pub fn get_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -2621,7 +2680,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; dhcpConfigServiceProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateDhcpConfigServiceProfile (the document names the item operations without the placeholder)).
     pub fn update_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -2648,7 +2707,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; dhcpConfigServiceProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteDhcpConfigServiceProfile (the document names the item operations without the placeholder)).
     pub fn delete_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -2674,7 +2733,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (not in the operation list; the document says profile and policy queries accept sortByCountField, read as this resource having a query operation).
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryDhcpConfigServiceProfilesForView (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -2729,7 +2788,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getWiFiCallingServiceProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; wifiCallingServiceProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWiFiCallingServiceProfile (the document names the item operations without the placeholder)).
     pub fn get_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -2756,7 +2815,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; wifiCallingServiceProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateWifiCallingServiceProfile (the document names the item operations without the placeholder)).
     pub fn update_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -2783,7 +2842,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; wifiCallingServiceProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteWifiCallingServiceProfile (the document names the item operations without the placeholder)).
     pub fn delete_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -2809,7 +2868,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (not in the operation list; the document says profile and policy queries accept sortByCountField, read as this resource having a query operation).
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getWifiCallingServiceProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -2862,7 +2921,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVlanPoolProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; vlanPoolProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVlanPoolProfile (the document names the item operations without the placeholder)).
     pub fn get_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
@@ -2887,7 +2946,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; vlanPoolProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVlanPoolProfile (the document names the item operations without the placeholder)).
     pub fn update_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
@@ -2912,7 +2971,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; vlanPoolProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteVlanPoolProfile (the document names the item operations without the placeholder)).
     pub fn delete_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
@@ -2936,7 +2995,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (not in the operation list; the document says profile and policy queries accept sortByCountField, read as this resource having a query operation).
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryVlanPoolProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -2987,7 +3046,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getEthernetPortProfile).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; ethernetPortProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getEthernetPortProfile (the document names the item operations without the placeholder)).
     pub fn get_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -3012,7 +3071,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; ethernetPortProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateEthernetPortProfile (the document names the item operations without the placeholder)).
     pub fn update_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -3037,7 +3096,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the item operations but not the placeholder; ethernetPortProfileId chosen).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteEthernetPortProfile (the document names the item operations without the placeholder)).
     pub fn delete_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -3061,7 +3120,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (not in the operation list; the document says profile and policy queries accept sortByCountField, read as this resource having a query operation).
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getEthernetPortProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -3089,7 +3148,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (parent placeholder ethernetPortProfileId chosen (the document writes .../radiusServerProfiles/{radiusServerProfileId})).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateRadiusToEthernetPortProfile (the document does not name the parent placeholder)).
     pub fn add_radius_server_profile_to_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -3116,7 +3175,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (parent placeholder ethernetPortProfileId chosen (the document writes .../radiusServerProfiles/{radiusServerProfileId})).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateRadiusToEthernetPortProfile (the document does not name the parent placeholder)).
     pub fn remove_radius_server_profile_from_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -5526,10 +5585,18 @@ impl<'a> GetApplicationLibrarySettings<'a> {
     }
     /// Whether to include the library changes.
     ///
-    /// query parameter `changesIncluded`; `boolean`.
-    /// Provenance: inferred (the document names the parameter for the GET, PATCH pair without its type; kept on both, boolean assumed from the name).
+    /// query parameter `changesIncluded`; `boolean`; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationLibrarySettingsCsv (the document names the parameter for the GET, PATCH pair; the description has it on the GET only)).
     pub fn changes_included(mut self, changes_included: bool) -> Self {
         self.req.query("changesIncluded", &changes_included);
+        self
+    }
+    /// Which kind of changed applications to include.
+    ///
+    /// query parameter `type`; `string`.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationLibrarySettingsCsv).
+    pub fn type_(mut self, type_: &str) -> Self {
+        self.req.query("type", &type_);
         self
     }
     /// Selects the representation (media type) to send and accept.
@@ -5582,14 +5649,6 @@ impl<'a> PatchApplicationLibrarySettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
-        self
-    }
-    /// Whether to include the library changes.
-    ///
-    /// query parameter `changesIncluded`; `boolean`.
-    /// Provenance: inferred (the document names the parameter for the GET, PATCH pair without its type; kept on both, boolean assumed from the name).
-    pub fn changes_included(mut self, changes_included: bool) -> Self {
-        self.req.query("changesIncluded", &changes_included);
         self
     }
     /// Selects the representation (media type) to send and accept.
@@ -6301,6 +6360,71 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
+static QUERY_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_hotspot20_identity_providers",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/hotspot20IdentityProviders/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_hotspot20_identity_providers`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryHotspot20IdentityProvidersVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_hotspot20_identity_providers` (Query Hotspot 2.0 identity providers).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryHotspot20IdentityProviders<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryHotspot20IdentityProviders<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryHotspot20IdentityProvidersVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
 static CREATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "create_hotspot20_operator",
     method: ruckus_one_runtime::Method::Post,
@@ -6543,6 +6667,71 @@ impl<'a> DeleteHotspot20Operator<'a> {
         options: &ruckus_one_runtime::WaitOptions,
     ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static QUERY_HOTSPOT20_OPERATORS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_hotspot20_operators",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/hotspot20Operators/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_hotspot20_operators`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryHotspot20OperatorsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_hotspot20_operators` (Query Hotspot 2.0 operators).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryHotspot20Operators<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryHotspot20Operators<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryHotspot20OperatorsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
     }
 }
 static CREATE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8869,7 +9058,7 @@ impl<'a> CreateRadiusServerProfile<'a> {
 static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "get_radius_server_profile",
     method: ruckus_one_runtime::Method::Get,
-    path: "/radiusServerProfiles/{radiusServerProfileId}",
+    path: "/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
@@ -8927,7 +9116,7 @@ impl<'a> GetRadiusServerProfile<'a> {
 static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "update_radius_server_profile",
     method: ruckus_one_runtime::Method::Put,
-    path: "/radiusServerProfiles/{radiusServerProfileId}",
+    path: "/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
@@ -8997,7 +9186,7 @@ impl<'a> UpdateRadiusServerProfile<'a> {
 static DELETE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "delete_radius_server_profile",
     method: ruckus_one_runtime::Method::Delete,
-    path: "/radiusServerProfiles/{radiusServerProfileId}",
+    path: "/radiusServerProfiles/{radiusId}",
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {

@@ -2,7 +2,7 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! wireless venues.
 //!
-//! Venue-level AP settings (GET and PUT per setting), per-AP-model settings and capabilities, AP groups, venue and switch profile templates, and venue media (signed upload and download URLs, floor plans, topologies). The template switch settings, AAA settings, AAA servers and switch profile families are named by the document without methods: their operations are inferred from the venue-level switch operations. Request and response bodies are not shown except the fields of the 6 GHz radio block and of AP model capabilities.
+//! Venues themselves (create, read, update, delete and query, taken from the official description since the document does not name them), venue-level AP settings (GET and PUT per setting), per-AP-model settings and capabilities, AP groups, venue and switch profile templates, and venue media (signed upload and download URLs, floor plans, topologies). The template switch settings, AAA settings, AAA servers and switch profile families are named by the document without methods; the official description settles their operations. Request and response bodies are not shown except the venue, the fields of the 6 GHz radio block and of AP model capabilities.
 //!
 //! Spec: `spec/network/wireless_venues.yaml`.
 /// The 6 GHz radio block of venue and AP radio settings, shared by both. The document lists only the fields added in releases and does not name the field holding the block.
@@ -186,7 +186,414 @@ impl ApModelCapability {
         }
     }
 }
+/// A venue: a site whose APs, switches and edges are managed together. Body of venue creation and update, and answer of the venue read.
+///
+/// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
+///
+/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct Venue {
+    /// Identifier of the venue.
+    ///
+    /// Wire name `id`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Name of the venue.
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    pub name: String,
+    /// Free-text description.
+    ///
+    /// Wire name `description`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Where the venue is.
+    ///
+    /// Wire name `address`; `VenueAddress`; required.
+    pub address: VenueAddress,
+    /// Tags of the venue.
+    ///
+    /// Wire name `tags`; `array<string>`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+    /// Whether the venue is a template.
+    ///
+    /// Wire name `isTemplate`; `boolean`; optional.
+    #[serde(rename = "isTemplate", default, skip_serializing_if = "Option::is_none")]
+    pub is_template: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl Venue {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, address: VenueAddress) -> Self {
+        Self {
+            id: None,
+            name,
+            description: None,
+            address,
+            tags: None,
+            is_template: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Postal address and position of a venue.
+///
+/// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
+///
+/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct VenueAddress {
+    /// Street address.
+    ///
+    /// Wire name `addressLine`; `string`; optional.
+    #[serde(rename = "addressLine", default, skip_serializing_if = "Option::is_none")]
+    pub address_line: Option<String>,
+    /// City.
+    ///
+    /// Wire name `city`; `string`; required.
+    pub city: String,
+    /// Country.
+    ///
+    /// Wire name `country`; `string`; required.
+    pub country: String,
+    /// Country code.
+    ///
+    /// Wire name `countryCode`; `string`; optional.
+    #[serde(rename = "countryCode", default, skip_serializing_if = "Option::is_none")]
+    pub country_code: Option<String>,
+    /// Latitude.
+    ///
+    /// Wire name `latitude`; `number`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latitude: Option<f64>,
+    /// Longitude.
+    ///
+    /// Wire name `longitude`; `number`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub longitude: Option<f64>,
+    /// Notes about the address.
+    ///
+    /// Wire name `notes`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// Time zone of the venue.
+    ///
+    /// Wire name `timezone`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl VenueAddress {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(city: String, country: String) -> Self {
+        Self {
+            address_line: None,
+            city,
+            country,
+            country_code: None,
+            latitude: None,
+            longitude: None,
+            notes: None,
+            timezone: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Answer of the venue floor plan query: the floor plans in `items`.
+///
+/// Provenance: reference (venue_service_api-0.2.8.yaml PageListFloorPlanView).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct FloorPlanPage {
+    /// Floor plans of this page.
+    ///
+    /// Wire name `items`; array of raw JSON, shape not shown: The fields of a floor plan are not typed here.; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<serde_json::Value>>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// Number of floor plans over all pages.
+    ///
+    /// Wire name `totalSizes`; `integer`; optional.
+    #[serde(rename = "totalSizes", default, skip_serializing_if = "Option::is_none")]
+    pub total_sizes: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl FloorPlanPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            items: None,
+            total_pages: None,
+            total_sizes: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Body of the venue floor plan query.
+///
+/// Provenance: reference (venue_service_api-0.2.8.yaml FloorPlanQuery).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct FloorPlanQuery {
+    /// Page to return.
+    ///
+    /// Wire name `pageNumber`; `integer`; optional.
+    #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
+    pub page_number: Option<i64>,
+    /// Floor plans per page.
+    ///
+    /// Wire name `pageSize`; `integer`; optional.
+    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i64>,
+    /// Sort key.
+    ///
+    /// Wire name `sortBy`; `FloorPlanSortBy`; optional.
+    #[serde(rename = "sortBy", default, skip_serializing_if = "Option::is_none")]
+    pub sort_by: Option<FloorPlanSortBy>,
+}
+impl FloorPlanQuery {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            page_number: None,
+            page_size: None,
+            sort_by: None,
+        }
+    }
+}
+/// Sort key of the floor plan query.
+///
+/// Shown inline by the document; named `FloorPlanQuerySortBy` by the generator.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FloorPlanSortBy {
+    /// `FloorPlanName`
+    FloorPlanName,
+    /// `VenueName`
+    VenueName,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl FloorPlanSortBy {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::FloorPlanName => "FloorPlanName",
+            Self::VenueName => "VenueName",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for FloorPlanSortBy {
+    fn from(s: &str) -> Self {
+        match s {
+            "FloorPlanName" => Self::FloorPlanName,
+            "VenueName" => Self::VenueName,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for FloorPlanSortBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for FloorPlanSortBy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for FloorPlanSortBy {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// One field condition of the QoS statistics query.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MatchFieldDto).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct QosMatchField {
+    /// Field to match.
+    ///
+    /// Wire name `field`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// Value the field must have.
+    ///
+    /// Wire name `value`; `string`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+impl QosMatchField {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self { field: None, value: None }
+    }
+}
+/// Body of the template instance query.
+///
+/// Provenance: reference (config_template_service_api-1.0.0.yaml QueryTemplateInstanceRequest).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct TemplateInstanceQuery {
+    /// Which instances to return.
+    ///
+    /// Wire name `filter`; raw JSON, shape not shown: The filter object is not typed here.; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<serde_json::Value>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl TemplateInstanceQuery {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            filter: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
 impl<'a> super::NetworkClient<'a> {
+    /// Create venue.
+    ///
+    /// Creates a venue.
+    ///
+    /// `POST /venues` on the Network management API.
+    ///
+    /// - Request body (json, required): `Venue`
+    ///   Provenance: reference (venue_service_api-0.2.8.yaml CreateVenue).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenue::version`)
+    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml CreateVenue).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (venue_service_api-0.2.8.yaml CreateVenue (not named by the document; added so venues can be created)).
+    pub fn create_venue(&self, body: &Venue) -> CreateVenue<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_VENUE, &[]);
+        req.json(body);
+        CreateVenue { req }
+    }
+    /// Get venue.
+    ///
+    /// Reads one venue.
+    ///
+    /// `GET /venues/{venueId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 200: `application/json` `Venue`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenue::version`)
+    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml GetVenue).
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (venue_service_api-0.2.8.yaml GetVenue (not named by the document; the read of a resource the client creates)).
+    pub fn get_venue(&self, venue_id: &str) -> GetVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &GET_VENUE, &[venue_id]);
+        GetVenue { req }
+    }
+    /// Update venue.
+    ///
+    /// Replaces a venue's name, description, address and tags.
+    ///
+    /// `PUT /venues/{venueId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Request body (json, required): `Venue`
+    ///   Provenance: reference (venue_service_api-0.2.8.yaml UpdateVenue).
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenue::version`)
+    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml UpdateVenue).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (venue_service_api-0.2.8.yaml UpdateVenue (not named by the document; added so venues can be changed)).
+    pub fn update_venue(&self, venue_id: &str, body: &Venue) -> UpdateVenue<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE,
+            &[venue_id],
+        );
+        req.json(body);
+        UpdateVenue { req }
+    }
+    /// Delete venue.
+    ///
+    /// Deletes a venue.
+    ///
+    /// `DELETE /venues/{venueId}` on the Network management API.
+    ///
+    /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenue::version`)
+    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml DeleteVenue).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (venue_service_api-0.2.8.yaml DeleteVenue (not named by the document; the delete of a resource the client creates)).
+    pub fn delete_venue(&self, venue_id: &str) -> DeleteVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE,
+            &[venue_id],
+        );
+        DeleteVenue { req }
+    }
+    /// Query venues.
+    ///
+    /// Lists venues by query.
+    ///
+    /// `POST /venues/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml venue).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenues::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml venue).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml venue (not named by the document; the list of a resource the client creates)).
+    ///
+    /// Notes:
+    /// - The description declares a single venue row as the answer; it is read here as the usual query page, with the rows in `data`.
+    pub fn query_venues(&self, body: &super::common::QueryRequest) -> QueryVenues<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_VENUES, &[]);
+        req.json(body);
+        QueryVenues { req }
+    }
     /// Get venue AP BSS coloring settings.
     ///
     /// Reads the BSS coloring settings the venue applies to its APs.
@@ -1147,6 +1554,7 @@ impl<'a> super::NetworkClient<'a> {
     /// `GET /venues/{venueId}/apRadioSettings` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
+    /// - Query parameter `defaultOnly` (`boolean`, builder method `default_only`)
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueApRadioSettings::version`)
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApRadioSettings).
@@ -1463,7 +1871,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLanPortSpecificSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names this per-AP-model path without methods; GET and PUT taken from the surrounding venue settings (GET, PUT)).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLanPortSpecificSettings (the document names this per-AP-model path without methods)).
     pub fn get_venue_ap_model_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -1494,7 +1902,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names this per-AP-model path without methods; GET and PUT taken from the surrounding venue settings (GET, PUT)).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLanPortSpecificSettings (the document names this per-AP-model path without methods)).
     pub fn update_venue_ap_model_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -1525,7 +1933,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLanPortOverwriteSettings).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names this per-AP-model path without methods; GET and PUT taken from the surrounding venue settings (GET, PUT)).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLanPortOverwriteSettings (the document names this per-AP-model path without methods)).
     pub fn get_venue_ap_model_port_settings(
         &self,
         venue_id: &str,
@@ -1556,7 +1964,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names this per-AP-model path without methods; GET and PUT taken from the surrounding venue settings (GET, PUT)).
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLanPortOverwriteSettings (the document names this per-AP-model path without methods)).
     pub fn update_venue_ap_model_port_settings(
         &self,
         venue_id: &str,
@@ -2133,7 +2541,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateSetting_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths; minimal set mirroring the venue-level switch operations (DELETE /venues/{venueId}/switchSettings); read and update of the settings).
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateSetting_1_1 (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths)).
     pub fn get_venue_template_switch_settings(
         &self,
         venue_id: &str,
@@ -2161,7 +2569,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateSetting_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths; minimal set mirroring the venue-level switch operations (DELETE /venues/{venueId}/switchSettings); read and update of the settings).
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateSetting_1_1 (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths)).
     pub fn update_venue_template_switch_settings(
         &self,
         venue_id: &str,
@@ -2189,7 +2597,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaSettings_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths; minimal set mirroring the venue-level switch operations (PUT /venues/{venueId}/aaaSettings); GET added to read them back).
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaSettings_1_1 (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths)).
     pub fn get_venue_template_aaa_settings(
         &self,
         venue_id: &str,
@@ -2215,7 +2623,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaSetting).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths; minimal set mirroring the venue-level switch operations (PUT /venues/{venueId}/aaaSettings); GET added to read them back).
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaSetting (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths)).
     pub fn update_venue_template_aaa_settings(
         &self,
         venue_id: &str,
@@ -2246,7 +2654,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddVenueTemplateAaaServer_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths; minimal set mirroring the venue-level switch operations (POST /venues/{venueId}/aaaServers, POST .../aaaServers/query, GET, PUT, DELETE .../aaaServers/{aaaServerId})).
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml AddVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn create_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2277,7 +2685,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths; minimal set mirroring the venue-level switch operations (POST /venues/{venueId}/aaaServers, POST .../aaaServers/query, GET, PUT, DELETE .../aaaServers/{aaaServerId})).
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryVenueTemplateAaaServers (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn query_venue_template_aaa_servers(
         &self,
         venue_id: &str,
@@ -2306,7 +2714,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaServer).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths; minimal set mirroring the venue-level switch operations (POST /venues/{venueId}/aaaServers, POST .../aaaServers/query, GET, PUT, DELETE .../aaaServers/{aaaServerId}); placeholder aaaServerId taken from the venue-level path).
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaServer (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn get_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2334,7 +2742,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaServer_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths; minimal set mirroring the venue-level switch operations (POST /venues/{venueId}/aaaServers, POST .../aaaServers/query, GET, PUT, DELETE .../aaaServers/{aaaServerId}); placeholder aaaServerId taken from the venue-level path).
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn update_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2364,7 +2772,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteVenueTemplateAaaServer).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths; minimal set mirroring the venue-level switch operations (POST /venues/{venueId}/aaaServers, POST .../aaaServers/query, GET, PUT, DELETE .../aaaServers/{aaaServerId}); placeholder aaaServerId taken from the venue-level path).
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteVenueTemplateAaaServer (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn delete_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2393,7 +2801,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/switchProfiles family without methods or sub-paths; minimal set mirroring the venue-level switch operations (PUT, DELETE /venues/{venueId}/switchProfiles/{switchProfileId}); placeholder switchProfileId taken from the venue-level path).
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml AssociateProfileTemplate (the document names the /templates/venues/{venueId}/switchProfiles family without methods or sub-paths)).
     pub fn add_switch_profile_to_venue_template(
         &self,
         venue_id: &str,
@@ -2422,7 +2830,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the /templates/venues/{venueId}/switchProfiles family without methods or sub-paths; minimal set mirroring the venue-level switch operations (PUT, DELETE /venues/{venueId}/switchProfiles/{switchProfileId}); placeholder switchProfileId taken from the venue-level path).
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml DisassociateProfileTemplate (the document names the /templates/venues/{venueId}/switchProfiles family without methods or sub-paths)).
     pub fn remove_switch_profile_from_venue_template(
         &self,
         venue_id: &str,
@@ -2437,27 +2845,32 @@ impl<'a> super::NetworkClient<'a> {
             req,
         }
     }
-    /// List switch profile templates.
+    /// Query switch profile templates.
     ///
-    /// Lists the switch profile templates.
+    /// Lists switch profile templates by query.
     ///
-    /// `GET /templates/switchProfiles` on the Network management API.
+    /// `POST /templates/switchProfiles/query` on the Network management API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (switch_service_api-0.4.0.yaml QueryProfileTemplates_1_1).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryTemplateSwitchProfiles::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml QueryProfileTemplates_1_1).
+    /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the /templates/switchProfiles family without methods or sub-paths; minimal set mirroring the venue-level switch operations (GET, POST, DELETE /switchProfiles)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn list_template_switch_profiles(&self) -> ListTemplateSwitchProfiles<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryProfileTemplates_1_1 (the document names the /templates/switchProfiles family without methods; the description lists it by this query, not by GET)).
+    pub fn query_template_switch_profiles(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryTemplateSwitchProfiles<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &LIST_TEMPLATE_SWITCH_PROFILES,
+            &QUERY_TEMPLATE_SWITCH_PROFILES,
             &[],
         );
-        ListTemplateSwitchProfiles { req }
+        req.json(body);
+        QueryTemplateSwitchProfiles { req }
     }
     /// Create switch profile template.
     ///
@@ -2474,7 +2887,7 @@ impl<'a> super::NetworkClient<'a> {
     /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the /templates/switchProfiles family without methods or sub-paths; minimal set mirroring the venue-level switch operations (GET, POST, DELETE /switchProfiles)).
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml AddProfileTemplate_1_1 (the document names the /templates/switchProfiles family without methods)).
     pub fn create_template_switch_profile(
         &self,
         body: &serde_json::Value,
@@ -2487,31 +2900,55 @@ impl<'a> super::NetworkClient<'a> {
         req.json(body);
         CreateTemplateSwitchProfile { req }
     }
-    /// Delete switch profile templates.
+    /// Get switch profile template.
     ///
-    /// Deletes switch profile templates.
+    /// Reads one switch profile template.
     ///
-    /// `DELETE /templates/switchProfiles` on the Network management API.
+    /// `GET /templates/switchProfiles/{switchProfileId}` on the Network management API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetTemplateSwitchProfile::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetProfileTemplateById_1_1).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document names the /templates/switchProfiles family without methods or sub-paths; minimal set mirroring the venue-level switch operations (GET, POST, DELETE /switchProfiles)).
-    ///
-    /// Notes:
-    /// - Which profiles are deleted is not shown; the body, if any, is not shown.
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn delete_template_switch_profiles(&self) -> DeleteTemplateSwitchProfiles<'a> {
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileTemplateById_1_1 (the read of a resource the client creates)).
+    pub fn get_template_switch_profile(
+        &self,
+        switch_profile_id: &str,
+    ) -> GetTemplateSwitchProfile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &DELETE_TEMPLATE_SWITCH_PROFILES,
-            &[],
+            &GET_TEMPLATE_SWITCH_PROFILE,
+            &[switch_profile_id],
         );
-        DeleteTemplateSwitchProfiles {
-            req,
-        }
+        GetTemplateSwitchProfile { req }
+    }
+    /// Delete switch profile template.
+    ///
+    /// Deletes one switch profile template.
+    ///
+    /// `DELETE /templates/switchProfiles/{switchProfileId}` on the Network management API.
+    ///
+    /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
+    /// - Response 200: `application/json` `AsyncResult`
+    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteTemplateSwitchProfile::version`)
+    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteProfileTemplateById_1_1).
+    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteProfileTemplateById_1_1 (the delete of a resource the client creates)).
+    pub fn delete_template_switch_profile(
+        &self,
+        switch_profile_id: &str,
+    ) -> DeleteTemplateSwitchProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_TEMPLATE_SWITCH_PROFILE,
+            &[switch_profile_id],
+        );
+        DeleteTemplateSwitchProfile { req }
     }
     /// Query template dependencies.
     ///
@@ -2549,19 +2986,21 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /templates/{templateId}/instances/query` on the Network management API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
-    /// - Request body (json, required): `QueryRequest`
+    /// - Query parameter `page` (`integer`, builder method `page`)
+    /// - Query parameter `pageSize` (`integer`, builder method `page_size`)
+    /// - Request body (json, required): `TemplateInstanceQuery`
     ///   Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances).
     /// - Response 200: `application/json` `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplateInstances::version`)
     /// - Media types: Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances).
-    /// - Pagination: `query_body`, items in `data`
+    /// - Pagination: `page_params`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
-    /// - Provenance: inferred (the document writes "/instances/query" right after /templates/{templateId}/dependencies/query; read as a sibling under the template).
+    /// - Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances (the document's "/instances/query" after /templates/{templateId}/dependencies/query, read as a sibling under the template)).
     pub fn query_template_instances(
         &self,
         template_id: &str,
-        body: &super::common::QueryRequest,
+        body: &TemplateInstanceQuery,
     ) -> QueryTemplateInstances<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2716,6 +3155,36 @@ impl<'a> super::NetworkClient<'a> {
         req.json(body);
         CreateVenueTemplate { req }
     }
+    /// Query venue templates.
+    ///
+    /// Lists venue templates by query.
+    ///
+    /// `POST /templates/venues/query` on the Network management API.
+    ///
+    /// - Request body (json, required): `QueryRequest`
+    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getVenueTemplates).
+    /// - Response 200: `application/json` `QueryResult`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueTemplates::version`)
+    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getVenueTemplates).
+    /// - Pagination: `query_body`, items in `data`
+    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Lifecycle: stable
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getVenueTemplates (not named by the document; the list of a resource the client creates)).
+    ///
+    /// Notes:
+    /// - The description declares a single venue row as the answer; it is read here as the usual query page, with the rows in `data`.
+    pub fn query_venue_templates(
+        &self,
+        body: &super::common::QueryRequest,
+    ) -> QueryVenueTemplates<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_TEMPLATES,
+            &[],
+        );
+        req.json(body);
+        QueryVenueTemplates { req }
+    }
     /// Get venue template.
     ///
     /// Reads one venue template.
@@ -2858,18 +3327,18 @@ impl<'a> super::NetworkClient<'a> {
     /// `POST /venues/{venueId}/floorplans/query` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
+    /// - Request body (json, optional, builder method `body`): `FloorPlanQuery`
     ///   Provenance: reference (venue_service_api-0.2.8.yaml QueryVenueFloorPlans).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `application/json` `FloorPlanPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueFloorplans::version`)
     /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml QueryVenueFloorPlans).
-    /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
+    /// - Pages are selected with `pageNumber` in the body, a form the client's page iteration does not cover: request each page yourself.
     pub fn query_venue_floorplans(&self, venue_id: &str) -> QueryVenueFloorplans<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2884,18 +3353,20 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// `POST /qosStatistics/query` on the Network management API.
     ///
-    /// - Request body (json, required): `QueryRequest`
+    /// - Request body (json, required): `array<array<QosMatchField>>`
     ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml viewQosStatistics).
     /// - Response 200: `application/json` `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryQosStatistics::version`)
     /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml viewQosStatistics).
-    /// - Pagination: `query_body`, items in `data`
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
+    ///
+    /// Notes:
+    /// - The body is a list of condition lists (each a list of field and value pairs), not a query object with page fields, so the client does not page this operation.
     pub fn query_qos_statistics(
         &self,
-        body: &super::common::QueryRequest,
+        body: &Vec<Vec<QosMatchField>>,
     ) -> QueryQosStatistics<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2980,20 +3451,334 @@ impl<'a> super::NetworkClient<'a> {
     /// `GET /venues/{venueId}/topologies` on the Network management API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Query parameter `meshOnly` (`boolean`, builder method `mesh_only`)
+    /// - Query parameter `meshOnly` (`boolean`, argument `mesh_only`)
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueTopologies::version`)
     /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getTopology).
     /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn list_venue_topologies(&self, venue_id: &str) -> ListVenueTopologies<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn list_venue_topologies(
+        &self,
+        venue_id: &str,
+        mesh_only: bool,
+    ) -> ListVenueTopologies<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &LIST_VENUE_TOPOLOGIES,
             &[venue_id],
         );
+        req.query("meshOnly", &mesh_only);
         ListVenueTopologies { req }
+    }
+}
+static CREATE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `create_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::create_venue` (Create venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static GET_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `get_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::get_venue` (Get venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(self) -> Result<Venue, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+}
+static UPDATE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `update_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::update_venue` (Update venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static DELETE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `delete_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_venue` (Delete venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static QUERY_VENUES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venues",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_venues`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenuesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_venues` (Query venues).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenues<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenues<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenuesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
     }
 }
 static GET_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4924,6 +5709,14 @@ impl<'a> GetVenueApRadioSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Only the default radio settings of the venue.
+    ///
+    /// query parameter `defaultOnly`; `boolean`; default: false.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApRadioSettings).
+    pub fn default_only(mut self, default_only: bool) -> Self {
+        self.req.query("defaultOnly", &default_only);
         self
     }
     /// Selects the representation (media type) to send and accept.
@@ -7245,34 +8038,74 @@ impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
-static LIST_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_template_switch_profiles",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/templates/switchProfiles",
+static QUERY_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_template_switch_profiles",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/switchProfiles/query",
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: None,
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_template_switch_profiles` (List switch profile templates).
+/// Representations offered by `query_template_switch_profiles`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryTemplateSwitchProfilesVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_template_switch_profiles` (Query switch profile templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListTemplateSwitchProfiles<'a> {
+pub struct QueryTemplateSwitchProfiles<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> ListTemplateSwitchProfiles<'a> {
+impl<'a> QueryTemplateSwitchProfiles<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryTemplateSwitchProfilesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -7346,40 +8179,132 @@ impl<'a> CreateTemplateSwitchProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
-static DELETE_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_template_switch_profiles",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/templates/switchProfiles",
+static GET_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_template_switch_profile",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/templates/switchProfiles/{switchProfileId}",
     api: &super::API,
     versions: &[
         ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
             accept: "application/json",
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::delete_template_switch_profiles` (Delete switch profile templates).
+/// Representations offered by `get_template_switch_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetTemplateSwitchProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::get_template_switch_profile` (Get switch profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteTemplateSwitchProfiles<'a> {
+pub struct GetTemplateSwitchProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DeleteTemplateSwitchProfiles<'a> {
+impl<'a> GetTemplateSwitchProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetTemplateSwitchProfileVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+}
+static DELETE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_template_switch_profile",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/templates/switchProfiles/{switchProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `delete_template_switch_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteTemplateSwitchProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::delete_template_switch_profile` (Delete switch profile template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteTemplateSwitchProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteTemplateSwitchProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteTemplateSwitchProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub async fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static QUERY_TEMPLATE_DEPENDENCIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -7489,6 +8414,22 @@ impl<'a> QueryTemplateInstances<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Page to return, from 1.
+    ///
+    /// query parameter `page`; `integer`; default: 1.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances).
+    pub fn page(mut self, page: i64) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Instances per page.
+    ///
+    /// query parameter `pageSize`; `integer`; default: 20.
+    /// Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances).
+    pub fn page_size(mut self, page_size: i64) -> Self {
+        self.req.query("pageSize", &page_size);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
     pub fn version(mut self, version: QueryTemplateInstancesVersion) -> Self {
         self.req.version(version as usize);
@@ -7496,11 +8437,11 @@ impl<'a> QueryTemplateInstances<'a> {
     }
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the `page` query parameter; the stream ends after an empty, short or repeated page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
         self.req
             .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
+                style: ruckus_one_runtime::PageStyle::QueryParams,
                 items: "data",
                 first_page: 1u32,
             })
@@ -7806,6 +8747,71 @@ impl<'a> CreateVenueTemplate<'a> {
         options: &ruckus_one_runtime::WaitOptions,
     ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    }
+}
+static QUERY_VENUE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_templates",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/venues/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+};
+/// Representations offered by `query_venue_templates`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueTemplatesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `NetworkClient::query_venue_templates` (Query venue templates).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueTemplates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueTemplates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueTemplatesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "data",
+                first_page: 1u32,
+            })
+    }
+    /// Sends the request and decodes the `200` response.
+    pub async fn send(
+        self,
+    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+        self.req.send_json().await
     }
 }
 static GET_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8135,7 +9141,7 @@ impl<'a> QueryVenueFloorplans<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
+    pub fn body(mut self, body: &FloorPlanQuery) -> Self {
         self.req.json(body);
         self
     }
@@ -8144,21 +9150,8 @@ impl<'a> QueryVenueFloorplans<'a> {
         self.req.version(version as usize);
         self
     }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<FloorPlanPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -8208,17 +9201,6 @@ impl<'a> QueryQosStatistics<'a> {
     pub fn version(mut self, version: QueryQosStatisticsVersion) -> Self {
         self.req.version(version as usize);
         self
-    }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
@@ -8402,13 +9384,6 @@ impl<'a> ListVenueTopologies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
-        self
-    }
-    /// Only mesh topologies.
-    ///
-    /// query parameter `meshOnly`; `boolean`.
-    pub fn mesh_only(mut self, mesh_only: bool) -> Self {
-        self.req.query("meshOnly", &mesh_only);
         self
     }
     /// Selects the representation (media type) to send and accept.

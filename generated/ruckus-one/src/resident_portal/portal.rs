@@ -5,6 +5,187 @@
 //! The resident portal (version v0): a resident logs in to a unit of a property and reads the portal's look (styles, icon, files, UI configuration), the property and access details, and manages the unit, its users and their devices. Every path has the prefix /residents/properties/{propertyId}. Operations authenticate with the token tied to the unit. Request and response bodies and the fields of resident portal records are not shown by the document; they are kept as raw JSON.
 //!
 //! Spec: `spec/resident_portal/portal.yaml`.
+/// Body of the unit user query: paging, sorting and an optional user filter.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUsersQueryCriteria).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UnitUserQuery {
+    /// Page to return; the first page when omitted.
+    ///
+    /// Wire name `page`; `int32`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<i32>,
+    /// Users per page (20 when omitted).
+    ///
+    /// Wire name `pageSize`; `int32`; optional.
+    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<i32>,
+    /// Sort direction.
+    ///
+    /// Wire name `sortDirection`; `UnitUserSortDirection`; optional.
+    #[serde(rename = "sortDirection", default, skip_serializing_if = "Option::is_none")]
+    pub sort_direction: Option<UnitUserSortDirection>,
+    /// Fields to sort by; the description names only `userId`.
+    ///
+    /// Wire name `sortFields`; `array<string>`; optional.
+    #[serde(rename = "sortFields", default, skip_serializing_if = "Option::is_none")]
+    pub sort_fields: Option<Vec<String>>,
+    /// Only this unit user.
+    ///
+    /// Wire name `userId`; `string`; optional; format: uuid.
+    #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<String>,
+}
+impl UnitUserQuery {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            page: None,
+            page_size: None,
+            sort_direction: None,
+            sort_fields: None,
+            user_id: None,
+        }
+    }
+}
+/// Sort direction of the unit user query.
+///
+/// Shown inline by the document; named `UnitUserQuerySortDirection` by the generator.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UnitUserSortDirection {
+    /// `ASC`
+    Asc,
+    /// `DESC`
+    Desc,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UnitUserSortDirection {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Asc => "ASC",
+            Self::Desc => "DESC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UnitUserSortDirection {
+    fn from(s: &str) -> Self {
+        match s {
+            "ASC" => Self::Asc,
+            "DESC" => Self::Desc,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UnitUserSortDirection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UnitUserSortDirection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UnitUserSortDirection {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// One page of unit users, in the page shape of the resident portal service (`content` plus page counters).
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
+///
+/// Build one with `new()` (or `Default`) and set the public fields you need.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct UnitUserPage {
+    /// Unit users of this page.
+    ///
+    /// Wire name `content`; array of raw JSON, shape not shown: The fields of a unit user are not typed here.; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Vec<serde_json::Value>>,
+    /// Number of unit users over all pages.
+    ///
+    /// Wire name `totalElements`; `integer`; optional.
+    #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
+    pub total_elements: Option<i64>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<i64>,
+    /// Number of this page.
+    ///
+    /// Wire name `number`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<i64>,
+    /// Page size.
+    ///
+    /// Wire name `size`; `integer`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<i64>,
+    /// Number of unit users on this page.
+    ///
+    /// Wire name `numberOfElements`; `integer`; optional.
+    #[serde(
+        rename = "numberOfElements",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub number_of_elements: Option<i64>,
+    /// Whether this is the first page.
+    ///
+    /// Wire name `first`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<bool>,
+    /// Whether this is the last page.
+    ///
+    /// Wire name `last`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last: Option<bool>,
+    /// Whether this page is empty.
+    ///
+    /// Wire name `empty`; `boolean`; optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    #[serde(flatten)]
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl UnitUserPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            total_elements: None,
+            total_pages: None,
+            number: None,
+            size: None,
+            number_of_elements: None,
+            first: None,
+            last: None,
+            empty: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
 impl<'a> super::ResidentPortalClient<'a> {
     /// Log in resident.
     ///
@@ -220,17 +401,23 @@ impl<'a> super::ResidentPortalClient<'a> {
     /// `GET /residents/properties/{propertyId}/units/devices` on the Resident portal API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
+    /// - Query parameter `type` (`string`, argument `type_`)
     /// - Response 200: `application/hal+json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/hal+json`
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
-    pub fn list_unit_devices(&self, property_id: &str) -> ListUnitDevices<'a> {
-        let req = ruckus_one_runtime::Request::new(
+    pub fn list_unit_devices(
+        &self,
+        property_id: &str,
+        type_: &str,
+    ) -> ListUnitDevices<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &LIST_UNIT_DEVICES,
             &[property_id],
         );
+        req.query("type", &type_);
         ListUnitDevices { req }
     }
     /// Delete unit device.
@@ -319,11 +506,12 @@ impl<'a> super::ResidentPortalClient<'a> {
     /// `POST /residents/properties/{propertyId}/units/users/query` on the Resident portal API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
+    /// - Request body (json, optional, builder method `body`): `UnitUserQuery`
     ///   Provenance: reference (resident_portal_api-0.0.1.yaml queryUnitUsers).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `application/json` `UnitUserPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryUnitUsers::version`)
     /// - Media types: Provenance: reference (resident_portal_api-0.0.1.yaml queryUnitUsers).
+    /// - Pagination: `query_body`, items in `content`
     /// - Errors: `portal` error body family, returned as `Error::Api`
     /// - Lifecycle: stable
     /// - Provenance: documented.
@@ -400,7 +588,7 @@ static CREATE_UNIT_LOGIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
             accept: "application/hal+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Request builder for `ResidentPortalClient::create_unit_login` (Log in resident).
 ///
@@ -431,7 +619,7 @@ static GET_PROPERTY_STYLES: ruckus_one_runtime::Operation = ruckus_one_runtime::
             accept: "text/css",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Request builder for `ResidentPortalClient::get_property_styles` (Get portal styles).
 ///
@@ -462,7 +650,7 @@ static GET_PROPERTY_FAVICON: ruckus_one_runtime::Operation = ruckus_one_runtime:
             accept: "image/png",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Request builder for `ResidentPortalClient::get_property_favicon` (Get portal icon).
 ///
@@ -493,7 +681,7 @@ static GET_PROPERTY_ACCESS: ruckus_one_runtime::Operation = ruckus_one_runtime::
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Request builder for `ResidentPortalClient::get_property_access` (Get portal access).
 ///
@@ -524,7 +712,7 @@ static GET_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
             accept: "application/hal+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Request builder for `ResidentPortalClient::get_property` (Get property).
 ///
@@ -555,7 +743,7 @@ static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::Operation = ruckus_on
             accept: "application/hal+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Request builder for `ResidentPortalClient::get_property_ui_configurations` (Get UI configuration).
 ///
@@ -586,7 +774,7 @@ static GET_PROPERTY_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
             accept: "image/png",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Request builder for `ResidentPortalClient::get_property_file` (Download portal file).
 ///
@@ -617,7 +805,7 @@ static GET_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
             accept: "application/hal+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Request builder for `ResidentPortalClient::get_unit` (Get unit).
 ///
@@ -648,7 +836,7 @@ static UPDATE_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
             accept: "application/hal+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Request builder for `ResidentPortalClient::update_unit` (Update unit).
 ///
@@ -679,7 +867,7 @@ static LIST_UNIT_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
             accept: "application/hal+json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Request builder for `ResidentPortalClient::list_unit_devices` (List unit devices).
 ///
@@ -710,7 +898,7 @@ static DELETE_UNIT_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Request builder for `ResidentPortalClient::delete_unit_device` (Delete unit device).
 ///
@@ -745,7 +933,7 @@ static GET_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Representations offered by `get_unit_user`; the first is the default.
 ///
@@ -797,7 +985,7 @@ static UPDATE_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Representations offered by `update_unit_user`; the first is the default.
 ///
@@ -849,7 +1037,7 @@ static QUERY_UNIT_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Representations offered by `query_unit_users`; the first is the default.
 ///
@@ -877,7 +1065,7 @@ impl<'a> QueryUnitUsers<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &UnitUserQuery) -> Self {
         self.req.json(body);
         self
     }
@@ -886,8 +1074,19 @@ impl<'a> QueryUnitUsers<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Every page from page 0, each decoded like `send` (items in `content`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, UnitUserPage> {
+        self.req
+            .pages(ruckus_one_runtime::Paging {
+                style: ruckus_one_runtime::PageStyle::QueryBody,
+                items: "content",
+                first_page: 0u32,
+            })
+    }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
+    pub async fn send(self) -> Result<UnitUserPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }
@@ -906,7 +1105,7 @@ static LIST_UNIT_USER_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtim
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Representations offered by `list_unit_user_devices`; the first is the default.
 ///
@@ -954,7 +1153,7 @@ static DELETE_UNIT_USER_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runti
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
 /// Request builder for `ResidentPortalClient::delete_unit_user_device` (Delete unit user device).
 ///

@@ -41,7 +41,7 @@ async fn network_edge_services() {
                 "{\"name\":\"sample\",\"vxlanTunnelProfileId\":\"sample\",\"edgeClusterInfo\":{}}",
             ),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -56,7 +56,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("create_personal_identity_network");
-        support::same_json(&out, "{}", "create_personal_identity_network");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_personal_identity_network",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -127,7 +131,7 @@ async fn network_edge_services() {
                 "{\"name\":\"sample\",\"vxlanTunnelProfileId\":\"sample\",\"edgeClusterInfo\":{}}",
             ),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -143,7 +147,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("update_personal_identity_network");
-        support::same_json(&out, "{}", "update_personal_identity_network");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_personal_identity_network",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -158,7 +166,7 @@ async fn network_edge_services() {
                 "{\"name\":\"sample\",\"vxlanTunnelProfileId\":\"sample\",\"edgeClusterInfo\":{}}",
             ),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -174,7 +182,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("patch_personal_identity_network");
-        support::same_json(&out, "{}", "patch_personal_identity_network");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "patch_personal_identity_network",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -187,7 +199,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -196,7 +208,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("delete_personal_identity_network");
-        support::same_json(&out, "{}", "delete_personal_identity_network");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_personal_identity_network",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -209,7 +225,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -223,7 +239,7 @@ async fn network_edge_services() {
             .expect("activate_wifi_network_on_personal_identity_network");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "activate_wifi_network_on_personal_identity_network",
         );
     }
@@ -238,7 +254,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -252,7 +268,7 @@ async fn network_edge_services() {
             .expect("deactivate_wifi_network_on_personal_identity_network");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "deactivate_wifi_network_on_personal_identity_network",
         );
     }
@@ -269,7 +285,7 @@ async fn network_edge_services() {
                 "{\"edgeClusterId\":\"sample\",\"name\":\"sample\",\"tunnelProfileId\":\"sample\"}",
             ),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -284,7 +300,35 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("create_edge_sd_lan_service");
-        support::same_json(&out, "{}", "create_edge_sd_lan_service");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_edge_sd_lan_service",
+        );
+    }
+    #[cfg(feature = "experimental")]
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/edgeSdLanServices/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_edge_sd_lan_services(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
+            .send()
+            .await
+            .expect("query_edge_sd_lan_services");
+        support::same_json(&out, "{}", "query_edge_sd_lan_services");
     }
     #[cfg(feature = "experimental")]
     {
@@ -351,7 +395,7 @@ async fn network_edge_services() {
                 "{\"edgeClusterId\":\"sample\",\"name\":\"sample\",\"tunnelProfileId\":\"sample\"}",
             ),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -367,7 +411,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("update_edge_sd_lan_service");
-        support::same_json(&out, "{}", "update_edge_sd_lan_service");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_edge_sd_lan_service",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -380,7 +428,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -389,7 +437,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("patch_edge_sd_lan_service");
-        support::same_json(&out, "{}", "patch_edge_sd_lan_service");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "patch_edge_sd_lan_service",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -402,7 +454,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -411,7 +463,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("delete_edge_sd_lan_service");
-        support::same_json(&out, "{}", "delete_edge_sd_lan_service");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_edge_sd_lan_service",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -424,7 +480,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: Some("{}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -437,7 +493,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("activate_wifi_network_on_edge_sd_lan_service");
-        support::same_json(&out, "{}", "activate_wifi_network_on_edge_sd_lan_service");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "activate_wifi_network_on_edge_sd_lan_service",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -450,7 +510,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -462,7 +522,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("deactivate_wifi_network_on_edge_sd_lan_service");
-        support::same_json(&out, "{}", "deactivate_wifi_network_on_edge_sd_lan_service");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "deactivate_wifi_network_on_edge_sd_lan_service",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -475,7 +539,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: Some("{}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -491,7 +555,7 @@ async fn network_edge_services() {
             .expect("activate_venue_wifi_network_on_edge_sd_lan_service");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "activate_venue_wifi_network_on_edge_sd_lan_service",
         );
     }
@@ -528,7 +592,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: Some("{}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -540,7 +604,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("patch_edge_sd_lan_service_guest_settings");
-        support::same_json(&out, "{}", "patch_edge_sd_lan_service_guest_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "patch_edge_sd_lan_service_guest_settings",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -553,7 +621,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -568,7 +636,7 @@ async fn network_edge_services() {
             .expect("activate_guest_venue_edge_cluster_on_edge_sd_lan_service");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "activate_guest_venue_edge_cluster_on_edge_sd_lan_service",
         );
     }
@@ -583,7 +651,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -598,7 +666,7 @@ async fn network_edge_services() {
             .expect("deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service",
         );
     }
@@ -613,7 +681,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -627,7 +695,7 @@ async fn network_edge_services() {
             .expect("activate_guest_tunnel_profile_on_edge_sd_lan_service");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "activate_guest_tunnel_profile_on_edge_sd_lan_service",
         );
     }
@@ -642,7 +710,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -656,7 +724,7 @@ async fn network_edge_services() {
             .expect("deactivate_guest_tunnel_profile_on_edge_sd_lan_service");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "deactivate_guest_tunnel_profile_on_edge_sd_lan_service",
         );
     }
@@ -671,7 +739,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -680,7 +748,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("create_edge_hqos_profile");
-        support::same_json(&out, "{}", "create_edge_hqos_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_edge_hqos_profile",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -739,7 +811,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -748,7 +820,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("update_edge_hqos_profile");
-        support::same_json(&out, "{}", "update_edge_hqos_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_edge_hqos_profile",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -761,7 +837,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -770,7 +846,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("delete_edge_hqos_profile");
-        support::same_json(&out, "{}", "delete_edge_hqos_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_edge_hqos_profile",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -783,7 +863,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -798,7 +878,7 @@ async fn network_edge_services() {
             .expect("activate_venue_edge_cluster_on_edge_hqos_profile");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "activate_venue_edge_cluster_on_edge_hqos_profile",
         );
     }
@@ -813,7 +893,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -828,7 +908,7 @@ async fn network_edge_services() {
             .expect("deactivate_venue_edge_cluster_on_edge_hqos_profile");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "deactivate_venue_edge_cluster_on_edge_hqos_profile",
         );
     }
@@ -843,7 +923,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -856,7 +936,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("activate_tunnel_profile_on_venue_edge_cluster");
-        support::same_json(&out, "{}", "activate_tunnel_profile_on_venue_edge_cluster");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "activate_tunnel_profile_on_venue_edge_cluster",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -869,7 +953,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -884,7 +968,7 @@ async fn network_edge_services() {
             .expect("deactivate_tunnel_profile_on_venue_edge_cluster");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "deactivate_tunnel_profile_on_venue_edge_cluster",
         );
     }
@@ -925,7 +1009,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -938,7 +1022,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("patch_venue_edge_cluster_network_settings");
-        support::same_json(&out, "{}", "patch_venue_edge_cluster_network_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "patch_venue_edge_cluster_network_settings",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -977,7 +1065,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -991,7 +1079,11 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("patch_venue_edge_port_configs");
-        support::same_json(&out, "{}", "patch_venue_edge_port_configs");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "patch_venue_edge_port_configs",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -1004,7 +1096,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1018,11 +1110,7 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("list_venue_edge_port_sub_interfaces");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_venue_edge_port_sub_interfaces",
-        );
+        support::same_json(&out, "{}", "list_venue_edge_port_sub_interfaces");
     }
     #[cfg(feature = "experimental")]
     {
@@ -1035,7 +1123,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1050,38 +1138,10 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("create_venue_edge_port_sub_interface");
-        support::same_json(&out, "{}", "create_venue_edge_port_sub_interface");
-    }
-    #[cfg(feature = "experimental")]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/ports/portId%201%2Fx/subInterfaces/subInterfaceId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_venue_edge_port_sub_interface(
-                "venueId 1/x",
-                "clusterId 1/x",
-                "serialNumber 1/x",
-                "portId 1/x",
-                "subInterfaceId 1/x",
-            )
-            .send()
-            .await
-            .expect("get_venue_edge_port_sub_interface");
         support::same_json(
             &out,
-            "{\"sample\":true}",
-            "get_venue_edge_port_sub_interface",
+            "{\"requestId\":\"sample\"}",
+            "create_venue_edge_port_sub_interface",
         );
     }
     #[cfg(feature = "experimental")]
@@ -1095,7 +1155,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1111,7 +1171,43 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("patch_venue_edge_port_sub_interface");
-        support::same_json(&out, "{}", "patch_venue_edge_port_sub_interface");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "patch_venue_edge_port_sub_interface",
+        );
+    }
+    #[cfg(feature = "experimental")]
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/ports/portId%201%2Fx/subInterfaces/subInterfaceId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_venue_edge_port_sub_interface(
+                "venueId 1/x",
+                "clusterId 1/x",
+                "serialNumber 1/x",
+                "portId 1/x",
+                "subInterfaceId 1/x",
+            )
+            .send()
+            .await
+            .expect("delete_venue_edge_port_sub_interface");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_venue_edge_port_sub_interface",
+        );
     }
     #[cfg(feature = "experimental")]
     {
@@ -1124,7 +1220,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1138,7 +1234,7 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("create_venue_edge_lag");
-        support::same_json(&out, "{}", "create_venue_edge_lag");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue_edge_lag");
     }
     #[cfg(feature = "experimental")]
     {
@@ -1178,7 +1274,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1193,7 +1289,7 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("update_venue_edge_lag");
-        support::same_json(&out, "{}", "update_venue_edge_lag");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_venue_edge_lag");
     }
     #[cfg(feature = "experimental")]
     {
@@ -1206,7 +1302,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1221,7 +1317,34 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("patch_venue_edge_lag");
-        support::same_json(&out, "{}", "patch_venue_edge_lag");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "patch_venue_edge_lag");
+    }
+    #[cfg(feature = "experimental")]
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/lags/lagId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_venue_edge_lag(
+                "venueId 1/x",
+                "clusterId 1/x",
+                "serialNumber 1/x",
+                "lagId 1/x",
+            )
+            .send()
+            .await
+            .expect("delete_venue_edge_lag");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_edge_lag");
     }
     #[cfg(feature = "experimental")]
     {
@@ -1234,7 +1357,7 @@ async fn network_edge_services() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1249,6 +1372,74 @@ async fn network_edge_services() {
             .send()
             .await
             .expect("create_venue_edge_lag_sub_interface");
-        support::same_json(&out, "{}", "create_venue_edge_lag_sub_interface");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_venue_edge_lag_sub_interface",
+        );
+    }
+    #[cfg(feature = "experimental")]
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/lags/lagId%201%2Fx/subInterfaces/subInterfaceId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .get_venue_edge_lag_sub_interface(
+                "venueId 1/x",
+                "clusterId 1/x",
+                "serialNumber 1/x",
+                "lagId 1/x",
+                "subInterfaceId 1/x",
+            )
+            .send()
+            .await
+            .expect("get_venue_edge_lag_sub_interface");
+        support::same_json(
+            &out,
+            "{\"sample\":true}",
+            "get_venue_edge_lag_sub_interface",
+        );
+    }
+    #[cfg(feature = "experimental")]
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/lags/lagId%201%2Fx/subInterfaces/subInterfaceId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_venue_edge_lag_sub_interface(
+                "venueId 1/x",
+                "clusterId 1/x",
+                "serialNumber 1/x",
+                "lagId 1/x",
+                "subInterfaceId 1/x",
+            )
+            .send()
+            .await
+            .expect("delete_venue_edge_lag_sub_interface");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_venue_edge_lag_sub_interface",
+        );
     }
 }

@@ -147,7 +147,7 @@ async fn network_entitlements() {
     {
         let expect = Expect {
             method: "POST",
-            path: "/utilizations/query",
+            path: "/entitlements/utilizations/query",
             accept: "application/json",
             content_type: None,
             query: &[],
@@ -168,7 +168,7 @@ async fn network_entitlements() {
     {
         let expect = Expect {
             method: "POST",
-            path: "/mileageReports/query",
+            path: "/entitlements/mileageReports/query",
             accept: "application/json",
             content_type: None,
             query: &[],
@@ -189,7 +189,7 @@ async fn network_entitlements() {
     {
         let expect = Expect {
             method: "POST",
-            path: "/compliances/query",
+            path: "/entitlements/compliances/query",
             accept: "application/json",
             content_type: None,
             query: &[],
@@ -210,7 +210,7 @@ async fn network_entitlements() {
     {
         let expect = Expect {
             method: "POST",
-            path: "/banners/query",
+            path: "/entitlements/banners/query",
             accept: "application/json",
             content_type: None,
             query: &[],
@@ -226,7 +226,7 @@ async fn network_entitlements() {
     {
         let expect = Expect {
             method: "POST",
-            path: "/availabilityReports/query",
+            path: "/entitlements/availabilityReports/query",
             accept: "application/json",
             content_type: None,
             query: &[],
@@ -247,7 +247,7 @@ async fn network_entitlements() {
     {
         let expect = Expect {
             method: "POST",
-            path: "/attentionNotes/query",
+            path: "/entitlements/attentionNotes/query",
             accept: "application/json",
             content_type: None,
             query: &[],
@@ -332,6 +332,7 @@ async fn network_entitlements() {
             "list_entitlement_license_usage_reports",
         );
     }
+    #[allow(deprecated)]
     {
         let expect = Expect {
             method: "GET",
@@ -400,7 +401,7 @@ async fn network_entitlements() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 204u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Empty,
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -409,7 +410,7 @@ async fn network_entitlements() {
             .send()
             .await
             .expect("delete_entitlement_assignments");
-        support::same_json(&out, "{\"sample\":true}", "delete_entitlement_assignments");
+        let () = out;
     }
     {
         let expect = Expect {

@@ -63,7 +63,9 @@ async fn network_events_alarms() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_event_metas(&ruckus_one::network::common::QueryRequest::new())
+            .query_event_metas(
+                &ruckus_one::network::events_alarms::EventMetasQuery::new(),
+            )
             .send()
             .await
             .expect("query_event_metas");
@@ -84,7 +86,9 @@ async fn network_events_alarms() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_event_details(&ruckus_one::network::common::QueryRequest::new())
+            .query_event_details(
+                &ruckus_one::network::events_alarms::EventMetasQuery::new(),
+            )
             .send()
             .await
             .expect("query_event_details");
@@ -94,13 +98,13 @@ async fn network_events_alarms() {
         let expect = Expect {
             method: "POST",
             path: "/events/csvFiles",
-            accept: "application/vnd.ruckus.v1+json",
+            accept: "*/*",
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Bytes(b"name,id\r\nsample,1\r\n"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -109,7 +113,7 @@ async fn network_events_alarms() {
             .send()
             .await
             .expect("export_events_csv");
-        support::same_json(&out, "{\"sample\":true}", "export_events_csv");
+        assert_eq!(out, "name,id\r\nsample,1\r\n", "export_events_csv");
     }
     {
         let expect = Expect {
@@ -168,7 +172,9 @@ async fn network_events_alarms() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_alarm_metas(&ruckus_one::network::common::QueryRequest::new())
+            .query_alarm_metas(
+                &ruckus_one::network::events_alarms::EventMetasQuery::new(),
+            )
             .send()
             .await
             .expect("query_alarm_metas");

@@ -50,6 +50,27 @@ async fn network_identity() {
     }
     {
         let expect = Expect {
+            method: "POST",
+            path: "/dpskServices/query",
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_dpsk_services(&ruckus_one::network::common::QueryRequest::new())
+            .send()
+            .await
+            .expect("query_dpsk_services");
+        support::same_json(&out, "{}", "query_dpsk_services");
+    }
+    {
+        let expect = Expect {
             method: "GET",
             path: "/dpskServices/poolId%201%2Fx",
             accept: "application/vnd.ruckus.v2+json",
@@ -116,6 +137,27 @@ async fn network_identity() {
             .await
             .expect("patch_dpsk_service");
         support::same_json(&out, "{\"sample\":true}", "patch_dpsk_service");
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/dpskServices/poolId%201%2Fx",
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_dpsk_service("poolId 1/x")
+            .send()
+            .await
+            .expect("delete_dpsk_service");
+        support::same_json(&out, "{\"sample\":true}", "delete_dpsk_service");
     }
     {
         let expect = Expect {
@@ -191,9 +233,9 @@ async fn network_identity() {
     {
         let expect = Expect {
             method: "POST",
-            path: "/dpskServices/poolId%201%2Fx/identityGroups/groupId%201%2Fx/passphrases/csvFiles",
-            accept: "application/json",
-            content_type: Some("multipart/form-data"),
+            path: "/dpskServices/poolId%201%2Fx/passphrases/csvFiles",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
@@ -203,15 +245,122 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .import_dpsk_passphrases(
-                "poolId 1/x",
-                "groupId 1/x",
-                ruckus_one_runtime::Multipart::new().text("file", "sample"),
-            )
+            .import_dpsk_passphrases("poolId 1/x")
             .send()
             .await
             .expect("import_dpsk_passphrases");
         support::same_json(&out, "{\"sample\":true}", "import_dpsk_passphrases");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/dpskServices/poolId%201%2Fx/passphrases",
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("\"sample\""),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .create_dpsk_service_passphrases(
+                "poolId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
+            .send()
+            .await
+            .expect("create_dpsk_service_passphrases");
+        support::same_json(&out, "\"sample\"", "create_dpsk_service_passphrases");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/dpskServices/poolId%201%2Fx/passphrases",
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .list_dpsk_service_passphrases("poolId 1/x")
+            .send()
+            .await
+            .expect("list_dpsk_service_passphrases");
+        support::same_json(&out, "{}", "list_dpsk_service_passphrases");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/dpskServices/poolId%201%2Fx/passphrases/query",
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_dpsk_service_passphrases(
+                "poolId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
+            .send()
+            .await
+            .expect("query_dpsk_service_passphrases");
+        support::same_json(&out, "{}", "query_dpsk_service_passphrases");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/dpskServices/poolId%201%2Fx/passphrases/id%201%2Fx",
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .get_dpsk_service_passphrase("poolId 1/x", "id 1/x")
+            .send()
+            .await
+            .expect("get_dpsk_service_passphrase");
+        support::same_json(&out, "{\"sample\":true}", "get_dpsk_service_passphrase");
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/dpskServices/poolId%201%2Fx/passphrases",
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("[\"sample\"]"),
+            status: 202u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_dpsk_service_passphrases("poolId 1/x", &vec!["sample".to_owned()])
+            .send()
+            .await
+            .expect("delete_dpsk_service_passphrases");
+        support::same_json(&out, "{\"sample\":true}", "delete_dpsk_service_passphrases");
     }
     {
         let expect = Expect {
@@ -335,6 +484,50 @@ async fn network_identity() {
     }
     {
         let expect = Expect {
+            method: "DELETE",
+            path: "/templates/dpskServices/poolTemplateId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_template_dpsk_service("poolTemplateId 1/x")
+            .send()
+            .await
+            .expect("delete_template_dpsk_service");
+        support::same_json(&out, "{\"sample\":true}", "delete_template_dpsk_service");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/templates/dpskServices/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_template_dpsk_services(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
+            .send()
+            .await
+            .expect("query_template_dpsk_services");
+        support::same_json(&out, "{}", "query_template_dpsk_services");
+    }
+    {
+        let expect = Expect {
             method: "POST",
             path: "/templates/identityGroups/identityGroupId%201%2Fx/dpskServices",
             accept: "application/vnd.ruckus.v1+json",
@@ -388,6 +581,48 @@ async fn network_identity() {
     }
     {
         let expect = Expect {
+            method: "GET",
+            path: "/identityGroups",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .list_identity_groups()
+            .send()
+            .await
+            .expect("list_identity_groups");
+        support::same_json(&out, "{}", "list_identity_groups");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/identityGroups/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"sample\":true}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_identity_groups(&serde_json::json!({ "sample" : true }))
+            .send()
+            .await
+            .expect("query_identity_groups");
+        support::same_json(&out, "{}", "query_identity_groups");
+    }
+    {
+        let expect = Expect {
             method: "POST",
             path: "/identityGroups",
             accept: "application/json",
@@ -406,6 +641,27 @@ async fn network_identity() {
             .await
             .expect("create_identity_group");
         support::same_json(&out, "{\"sample\":true}", "create_identity_group");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/identityGroups/id%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .get_identity_group("id 1/x")
+            .send()
+            .await
+            .expect("get_identity_group");
+        support::same_json(&out, "{\"sample\":true}", "get_identity_group");
     }
     {
         let expect = Expect {
@@ -459,7 +715,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -468,7 +724,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_mac_registration_pool_to_identity_group");
-        support::same_json(&out, "{}", "add_mac_registration_pool_to_identity_group");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_mac_registration_pool_to_identity_group",
+        );
     }
     {
         let expect = Expect {
@@ -480,7 +740,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -489,7 +749,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_dpsk_pool_to_identity_group");
-        support::same_json(&out, "{}", "add_dpsk_pool_to_identity_group");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_dpsk_pool_to_identity_group",
+        );
     }
     {
         let expect = Expect {
@@ -501,7 +765,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -510,7 +774,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_policy_set_to_identity_group");
-        support::same_json(&out, "{}", "add_policy_set_to_identity_group");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_policy_set_to_identity_group",
+        );
     }
     {
         let expect = Expect {
@@ -522,7 +790,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -531,7 +799,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("remove_policy_set_from_identity_group");
-        support::same_json(&out, "{}", "remove_policy_set_from_identity_group");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "remove_policy_set_from_identity_group",
+        );
     }
     {
         let expect = Expect {
@@ -543,7 +815,7 @@ async fn network_identity() {
             headers: &[],
             body_json: Some("{}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -555,7 +827,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("create_identity_group_mac_registration_pool");
-        support::same_json(&out, "{}", "create_identity_group_mac_registration_pool");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_identity_group_mac_registration_pool",
+        );
     }
     {
         let expect = Expect {
@@ -577,6 +853,27 @@ async fn network_identity() {
             .await
             .expect("list_identities");
         support::same_json(&out, "{\"sample\":true}", "list_identities");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/identities/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"sample\":true}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_identities(&serde_json::json!({ "sample" : true }))
+            .send()
+            .await
+            .expect("query_identities");
+        support::same_json(&out, "{}", "query_identities");
     }
     {
         let expect = Expect {
@@ -604,20 +901,41 @@ async fn network_identity() {
     }
     {
         let expect = Expect {
-            method: "DELETE",
-            path: "/identityGroups/groupId%201%2Fx/identities",
-            accept: "application/json",
+            method: "GET",
+            path: "/identityGroups/groupId%201%2Fx/identities/id%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .get_identity("groupId 1/x", "id 1/x")
+            .send()
+            .await
+            .expect("get_identity");
+        support::same_json(&out, "{}", "get_identity");
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/identityGroups/groupId%201%2Fx/identities",
+            accept: "application/json",
+            content_type: Some("application/json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_identities("groupId 1/x")
+            .delete_identities("groupId 1/x", &serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("delete_identities");
@@ -747,7 +1065,7 @@ async fn network_identity() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -761,7 +1079,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("update_identity_venue_ethernet_ports");
-        support::same_json(&out, "{}", "update_identity_venue_ethernet_ports");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_identity_venue_ethernet_ports",
+        );
     }
     {
         let expect = Expect {
@@ -818,7 +1140,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -827,7 +1149,7 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_mac_registration_pools");
-        support::same_json(&out, "{\"sample\":true}", "list_mac_registration_pools");
+        support::same_json(&out, "{}", "list_mac_registration_pools");
     }
     {
         let expect = Expect {
@@ -854,6 +1176,48 @@ async fn network_identity() {
     }
     {
         let expect = Expect {
+            method: "GET",
+            path: "/macRegistrationPools/id%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .get_mac_registration_pool("id 1/x")
+            .send()
+            .await
+            .expect("get_mac_registration_pool");
+        support::same_json(&out, "{}", "get_mac_registration_pool");
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/macRegistrationPools/id%201%2Fx",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_mac_registration_pool("id 1/x")
+            .send()
+            .await
+            .expect("delete_mac_registration_pool");
+        support::same_json(&out, "{\"sample\":true}", "delete_mac_registration_pool");
+    }
+    {
+        let expect = Expect {
             method: "POST",
             path: "/macRegistrationPools/query",
             accept: "application/vnd.ruckus.v1+json",
@@ -868,7 +1232,7 @@ async fn network_identity() {
         let out = client
             .network()
             .query_mac_registration_pools(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &ruckus_one::network::identity::MacRegistrationSearch::new(),
             )
             .send()
             .await
@@ -885,7 +1249,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -894,7 +1258,7 @@ async fn network_identity() {
             .send()
             .await
             .expect("list_mac_registrations");
-        support::same_json(&out, "{\"sample\":true}", "list_mac_registrations");
+        support::same_json(&out, "{}", "list_mac_registrations");
     }
     {
         let expect = Expect {
@@ -904,21 +1268,21 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{}"),
             status: 201u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_mac_registrations(
+            .create_mac_registration(
                 "poolId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::identity::MacRegistration::new(),
             )
             .send()
             .await
-            .expect("create_mac_registrations");
-        support::same_json(&out, "{\"sample\":true}", "create_mac_registrations");
+            .expect("create_mac_registration");
+        support::same_json(&out, "{\"sample\":true}", "create_mac_registration");
     }
     {
         let expect = Expect {
@@ -928,21 +1292,60 @@ async fn network_identity() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[\"sample\"]"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_mac_registrations(
-                "poolId 1/x",
-                &serde_json::json!({ "sample" : true }),
-            )
+            .delete_mac_registrations("poolId 1/x", &vec!["sample".to_owned()])
             .send()
             .await
             .expect("delete_mac_registrations");
         support::same_json(&out, "{\"sample\":true}", "delete_mac_registrations");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/macRegistrationPools/poolId%201%2Fx/registrations/id%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .get_mac_registration("poolId 1/x", "id 1/x")
+            .send()
+            .await
+            .expect("get_mac_registration");
+        support::same_json(&out, "{}", "get_mac_registration");
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/macRegistrationPools/poolId%201%2Fx/registrations/id%201%2Fx",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_mac_registration("poolId 1/x", "id 1/x")
+            .send()
+            .await
+            .expect("delete_mac_registration");
+        support::same_json(&out, "{\"sample\":true}", "delete_mac_registration");
     }
     {
         let expect = Expect {
@@ -961,7 +1364,7 @@ async fn network_identity() {
             .network()
             .query_mac_registrations(
                 "poolId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &ruckus_one::network::identity::MacRegistrationSearch::new(),
             )
             .send()
             .await
@@ -978,7 +1381,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -987,7 +1390,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_policy_set_to_mac_registration_pool");
-        support::same_json(&out, "{}", "add_policy_set_to_mac_registration_pool");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_policy_set_to_mac_registration_pool",
+        );
     }
     {
         let expect = Expect {
@@ -999,7 +1406,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1008,7 +1415,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("remove_policy_set_from_mac_registration_pool");
-        support::same_json(&out, "{}", "remove_policy_set_from_mac_registration_pool");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "remove_policy_set_from_mac_registration_pool",
+        );
     }
     {
         let expect = Expect {
@@ -1105,6 +1516,27 @@ async fn network_identity() {
     }
     {
         let expect = Expect {
+            method: "DELETE",
+            path: "/certificates/certId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_certificate("certId 1/x")
+            .send()
+            .await
+            .expect("delete_certificate");
+        support::same_json(&out, "{\"sample\":true}", "delete_certificate");
+    }
+    {
+        let expect = Expect {
             method: "GET",
             path: "/certificates/certId%201%2Fx/chains",
             accept: "application/x-pkcs7-certificates",
@@ -1170,6 +1602,50 @@ async fn network_identity() {
     }
     {
         let expect = Expect {
+            method: "DELETE",
+            path: "/certificateAuthorities/caId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_certificate_authority("caId 1/x")
+            .send()
+            .await
+            .expect("delete_certificate_authority");
+        support::same_json(&out, "{\"sample\":true}", "delete_certificate_authority");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/certificateAuthorities/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_certificate_authorities(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
+            .send()
+            .await
+            .expect("query_certificate_authorities");
+        support::same_json(&out, "{}", "query_certificate_authorities");
+    }
+    {
+        let expect = Expect {
             method: "POST",
             path: "/certificateAuthorities/caId%201%2Fx/templates",
             accept: "application/vnd.ruckus.v1+json",
@@ -1225,6 +1701,30 @@ async fn network_identity() {
     {
         let expect = Expect {
             method: "POST",
+            path: "/certificateAuthorities/caId%201%2Fx/subCas/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_sub_certificate_authorities(
+                "caId 1/x",
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
+            .send()
+            .await
+            .expect("query_sub_certificate_authorities");
+        support::same_json(&out, "{}", "query_sub_certificate_authorities");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
             path: "/certificateAuthorities/caId%201%2Fx/certificates",
             accept: "application/vnd.ruckus.v1+json",
             content_type: Some("application/vnd.ruckus.v1+json"),
@@ -1245,6 +1745,30 @@ async fn network_identity() {
             .await
             .expect("create_certificate");
         support::same_json(&out, "{\"sample\":true}", "create_certificate");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/certificateAuthorities/caId%201%2Fx/certificates/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_certificate_authority_certificates(
+                "caId 1/x",
+                &ruckus_one::network::identity::CertificateQueryRequest::new(),
+            )
+            .send()
+            .await
+            .expect("query_certificate_authority_certificates");
+        support::same_json(&out, "{}", "query_certificate_authority_certificates");
     }
     {
         let expect = Expect {
@@ -1297,6 +1821,50 @@ async fn network_identity() {
     }
     {
         let expect = Expect {
+            method: "DELETE",
+            path: "/certificateTemplates/templateId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_certificate_template("templateId 1/x")
+            .send()
+            .await
+            .expect("delete_certificate_template");
+        support::same_json(&out, "{\"sample\":true}", "delete_certificate_template");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/certificateTemplates/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_certificate_templates(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
+            .send()
+            .await
+            .expect("query_certificate_templates");
+        support::same_json(&out, "{}", "query_certificate_templates");
+    }
+    {
+        let expect = Expect {
             method: "POST",
             path: "/certificateTemplates/templateId%201%2Fx/scepKeys",
             accept: "application/vnd.ruckus.v1+json",
@@ -1318,6 +1886,69 @@ async fn network_identity() {
             .await
             .expect("create_scep_key");
         support::same_json(&out, "{\"sample\":true}", "create_scep_key");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/certificateTemplates/templateId%201%2Fx/scepKeys",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .list_scep_keys("templateId 1/x")
+            .send()
+            .await
+            .expect("list_scep_keys");
+        support::same_json(&out, "{}", "list_scep_keys");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/certificateTemplates/templateId%201%2Fx/scepKeys/scepKeyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .get_scep_key("templateId 1/x", "scepKeyId 1/x")
+            .send()
+            .await
+            .expect("get_scep_key");
+        support::same_json(&out, "{}", "get_scep_key");
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/certificateTemplates/templateId%201%2Fx/scepKeys/scepKeyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_scep_key("templateId 1/x", "scepKeyId 1/x")
+            .send()
+            .await
+            .expect("delete_scep_key");
+        support::same_json(&out, "{\"sample\":true}", "delete_scep_key");
     }
     {
         let expect = Expect {
@@ -1400,17 +2031,20 @@ async fn network_identity() {
             method: "DELETE",
             path: "/certificateTemplates/templateId%201%2Fx/certificates",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_certificate_template_certificates("templateId 1/x")
+            .delete_certificate_template_certificates(
+                "templateId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
             .send()
             .await
             .expect("delete_certificate_template_certificates");
@@ -1703,7 +2337,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1715,7 +2349,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_saml_idp_profile_to_wifi_network");
-        support::same_json(&out, "{}", "add_saml_idp_profile_to_wifi_network");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_saml_idp_profile_to_wifi_network",
+        );
     }
     {
         let expect = Expect {
@@ -1727,7 +2365,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1739,7 +2377,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("add_certificate_template_to_wifi_network");
-        support::same_json(&out, "{}", "add_certificate_template_to_wifi_network");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_certificate_template_to_wifi_network",
+        );
     }
     {
         let expect = Expect {
@@ -1751,7 +2393,7 @@ async fn network_identity() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1763,7 +2405,11 @@ async fn network_identity() {
             .send()
             .await
             .expect("remove_certificate_template_from_wifi_network");
-        support::same_json(&out, "{}", "remove_certificate_template_from_wifi_network");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "remove_certificate_template_from_wifi_network",
+        );
     }
     {
         let expect = Expect {

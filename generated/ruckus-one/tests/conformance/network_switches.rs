@@ -37,7 +37,7 @@ async fn network_switches() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -46,7 +46,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch");
-        support::same_json(&out, "{}", "create_venue_switch");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue_switch");
     }
     {
         let expect = Expect {
@@ -56,21 +56,18 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[\"sample\"]"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_venue_switches(
-                "venueId 1/x",
-                &serde_json::json!({ "sample" : true }),
-            )
+            .delete_venue_switches("venueId 1/x", &vec!["sample".to_owned()])
             .send()
             .await
             .expect("delete_venue_switches");
-        support::same_json(&out, "{}", "delete_venue_switches");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_switches");
     }
     {
         let expect = Expect {
@@ -82,7 +79,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -91,7 +88,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch_import_request");
-        support::same_json(&out, "{}", "create_venue_switch_import_request");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_venue_switch_import_request",
+        );
     }
     {
         let expect = Expect {
@@ -149,7 +150,7 @@ async fn network_switches() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -162,7 +163,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("add_venue_switch");
-        support::same_json(&out, "{}", "add_venue_switch");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "add_venue_switch");
     }
     {
         let expect = Expect {
@@ -174,7 +175,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -183,7 +184,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_venue_switch");
-        support::same_json(&out, "{}", "delete_venue_switch");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_switch");
     }
     {
         let expect = Expect {
@@ -195,7 +196,7 @@ async fn network_switches() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -208,7 +209,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("update_venue_switch_positions");
-        support::same_json(&out, "{}", "update_venue_switch_positions");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_switch_positions",
+        );
     }
     {
         let expect = Expect {
@@ -399,7 +404,7 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[\"sample\"]"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -409,7 +414,7 @@ async fn network_switches() {
             .delete_venue_switch_vlans(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &vec!["sample".to_owned()],
             )
             .send()
             .await
@@ -538,7 +543,7 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[\"sample\"]"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -548,7 +553,7 @@ async fn network_switches() {
             .delete_venue_switch_ve_ports(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &vec!["sample".to_owned()],
             )
             .send()
             .await
@@ -681,7 +686,7 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[\"sample\"]"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -691,7 +696,7 @@ async fn network_switches() {
             .delete_venue_switch_static_routes(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &vec!["sample".to_owned()],
             )
             .send()
             .await
@@ -840,7 +845,7 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[\"sample\"]"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -850,7 +855,7 @@ async fn network_switches() {
             .delete_venue_switch_lags(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &vec!["sample".to_owned()],
             )
             .send()
             .await
@@ -975,13 +980,13 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/switches/switchId%201%2Fx/dhcpServers",
-            accept: "application/vnd.ruckus.v1+json",
+            accept: "application/json",
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[\"sample\"]"),
             status: 204u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Empty,
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -989,16 +994,12 @@ async fn network_switches() {
             .delete_venue_switch_dhcp_servers(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &vec!["sample".to_owned()],
             )
             .send()
             .await
             .expect("delete_venue_switch_dhcp_servers");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_venue_switch_dhcp_servers",
-        );
+        let () = out;
     }
     {
         let expect = Expect {
@@ -1274,7 +1275,7 @@ async fn network_switches() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1287,7 +1288,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch_device_request");
-        support::same_json(&out, "{}", "create_venue_switch_device_request");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_venue_switch_device_request",
+        );
     }
     {
         let expect = Expect {
@@ -1407,7 +1412,7 @@ async fn network_switches() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1420,7 +1425,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_venue_switch_config_backup");
-        support::same_json(&out, "{}", "create_venue_switch_config_backup");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_venue_switch_config_backup",
+        );
     }
     {
         let expect = Expect {
@@ -1430,7 +1439,7 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[\"sample\"]"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
@@ -1440,7 +1449,7 @@ async fn network_switches() {
             .delete_venue_switch_config_backups(
                 "venueId 1/x",
                 "switchId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &vec!["sample".to_owned()],
             )
             .send()
             .await
@@ -1515,7 +1524,7 @@ async fn network_switches() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1529,7 +1538,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("patch_venue_switch_config_backup");
-        support::same_json(&out, "{}", "patch_venue_switch_config_backup");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "patch_venue_switch_config_backup",
+        );
     }
     {
         let expect = Expect {
@@ -1592,19 +1605,22 @@ async fn network_switches() {
     {
         let expect = Expect {
             method: "POST",
-            path: "/venues/switches/powerCycleRequests",
-            accept: "application/json",
-            content_type: None,
+            path: "/venues/venueId%201%2Fx/switches/powerCycleRequests",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("[{}]"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .create_venue_switch_power_cycle_request()
+            .create_venue_switch_power_cycle_request(
+                "venueId 1/x",
+                &vec![ruckus_one::network::switches::SwitchPortSelection::new()],
+            )
             .send()
             .await
             .expect("create_venue_switch_power_cycle_request");
@@ -1613,6 +1629,27 @@ async fn network_switches() {
             "{\"sample\":true}",
             "create_venue_switch_power_cycle_request",
         );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/switches/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_venue_switches(&ruckus_one::network::common::QueryRequest::new())
+            .send()
+            .await
+            .expect("query_venue_switches");
+        support::same_json(&out, "{}", "query_venue_switches");
     }
     {
         let expect = Expect {
@@ -1683,13 +1720,13 @@ async fn network_switches() {
         let expect = Expect {
             method: "POST",
             path: "/venues/switches/query/csvFiles",
-            accept: "application/vnd.ruckus.v1+json",
+            accept: "*/*",
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Bytes(b"name,id\r\nsample,1\r\n"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1698,7 +1735,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("export_venue_switches_csv");
-        support::same_json(&out, "{\"sample\":true}", "export_venue_switches_csv");
+        assert_eq!(out, "name,id\r\nsample,1\r\n", "export_venue_switches_csv");
     }
     {
         let expect = Expect {
@@ -1735,21 +1772,18 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some("[\"sample\"]"),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("[{\"sample\":true}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_venue_vlans(
-                "venueId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
-            )
+            .query_venue_vlans("venueId 1/x", &vec!["sample".to_owned()])
             .send()
             .await
             .expect("query_venue_vlans");
-        support::same_json(&out, "{}", "query_venue_vlans");
+        support::same_json(&out, "[{\"sample\":true}]", "query_venue_vlans");
     }
     {
         let expect = Expect {
@@ -1931,7 +1965,7 @@ async fn network_switches() {
             path: "/venues/venueId%201%2Fx/switches/importResults",
             accept: "application/vnd.ruckus.v1+json",
             content_type: None,
-            query: &[],
+            query: &[("operationRequestId", "sample")],
             headers: &[],
             body_json: None,
             status: 200u16,
@@ -1940,7 +1974,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .get_venue_switch_import_results("venueId 1/x")
+            .get_venue_switch_import_results("venueId 1/x", "sample")
             .send()
             .await
             .expect("get_venue_switch_import_results");
@@ -1956,7 +1990,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1965,7 +1999,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("add_switch_profile_to_venue");
-        support::same_json(&out, "{}", "add_switch_profile_to_venue");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_switch_profile_to_venue",
+        );
     }
     {
         let expect = Expect {
@@ -1977,7 +2015,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1986,7 +2024,11 @@ async fn network_switches() {
             .send()
             .await
             .expect("remove_switch_profile_from_venue");
-        support::same_json(&out, "{}", "remove_switch_profile_from_venue");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "remove_switch_profile_from_venue",
+        );
     }
     {
         let expect = Expect {
@@ -1996,9 +2038,9 @@ async fn network_switches() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[\"sample\"]"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2006,12 +2048,16 @@ async fn network_switches() {
             .add_cli_template_to_venue(
                 "venueId 1/x",
                 "cliTemplateId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &vec!["sample".to_owned()],
             )
             .send()
             .await
             .expect("add_cli_template_to_venue");
-        support::same_json(&out, "{}", "add_cli_template_to_venue");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_cli_template_to_venue",
+        );
     }
     {
         let expect = Expect {
@@ -2021,9 +2067,9 @@ async fn network_switches() {
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[\"sample\"]"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2031,12 +2077,16 @@ async fn network_switches() {
             .remove_cli_template_from_venue(
                 "venueId 1/x",
                 "cliTemplateId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &vec!["sample".to_owned()],
             )
             .send()
             .await
             .expect("remove_cli_template_from_venue");
-        support::same_json(&out, "{}", "remove_cli_template_from_venue");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "remove_cli_template_from_venue",
+        );
     }
     {
         let expect = Expect {
@@ -2197,20 +2247,22 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("[{\"sample\":true}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_switch_firmware_schedules(
-                &ruckus_one::network::common::QueryRequest::new(),
-            )
+            .query_switch_firmware_schedules(&serde_json::json!({ "sample" : true }))
             .send()
             .await
             .expect("query_switch_firmware_schedules");
-        support::same_json(&out, "{}", "query_switch_firmware_schedules");
+        support::same_json(
+            &out,
+            "[{\"sample\":true}]",
+            "query_switch_firmware_schedules",
+        );
     }
     {
         let expect = Expect {
@@ -2220,20 +2272,24 @@ async fn network_switches() {
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some("{\"sample\":true}"),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("[{\"sample\":true}]"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .query_switch_firmware_schedule_switches(
-                &ruckus_one::network::common::QueryRequest::new(),
+                &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
             .expect("query_switch_firmware_schedule_switches");
-        support::same_json(&out, "{}", "query_switch_firmware_schedule_switches");
+        support::same_json(
+            &out,
+            "[{\"sample\":true}]",
+            "query_switch_firmware_schedule_switches",
+        );
     }
     {
         let expect = Expect {
@@ -2288,25 +2344,22 @@ async fn network_switches() {
         let expect = Expect {
             method: "DELETE",
             path: "/venues/venueId%201%2Fx/aaaServers",
-            accept: "application/vnd.ruckus.v1+json",
+            accept: "application/json",
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("[\"sample\"]"),
             status: 204u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Empty,
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_venue_aaa_servers(
-                "venueId 1/x",
-                &serde_json::json!({ "sample" : true }),
-            )
+            .delete_venue_aaa_servers("venueId 1/x", &vec!["sample".to_owned()])
             .send()
             .await
             .expect("delete_venue_aaa_servers");
-        support::same_json(&out, "{\"sample\":true}", "delete_venue_aaa_servers");
+        let () = out;
     }
     {
         let expect = Expect {
@@ -2423,8 +2476,8 @@ async fn network_switches() {
     {
         let expect = Expect {
             method: "GET",
-            path: "/switchProfiles",
-            accept: "application/json",
+            path: "/switchProfiles/switchProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -2435,11 +2488,11 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .list_switch_profiles()
+            .get_switch_profile("switchProfileId 1/x")
             .send()
             .await
-            .expect("list_switch_profiles");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_profiles");
+            .expect("get_switch_profile");
+        support::same_json(&out, "{\"sample\":true}", "get_switch_profile");
     }
     {
         let expect = Expect {
@@ -2451,7 +2504,7 @@ async fn network_switches() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2460,28 +2513,49 @@ async fn network_switches() {
             .send()
             .await
             .expect("create_switch_profile");
-        support::same_json(&out, "{}", "create_switch_profile");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_switch_profile");
     }
     {
         let expect = Expect {
             method: "DELETE",
-            path: "/switchProfiles",
-            accept: "application/json",
+            path: "/switchProfiles/switchProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_switch_profiles()
+            .delete_switch_profile("switchProfileId 1/x")
             .send()
             .await
-            .expect("delete_switch_profiles");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_profiles");
+            .expect("delete_switch_profile");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_switch_profile");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/switchProfiles/query",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_switch_profiles(&ruckus_one::network::common::QueryRequest::new())
+            .send()
+            .await
+            .expect("query_switch_profiles");
+        support::same_json(&out, "{}", "query_switch_profiles");
     }
     {
         let expect = Expect {
@@ -2934,6 +3008,48 @@ async fn network_switches() {
     }
     {
         let expect = Expect {
+            method: "POST",
+            path: "/cliTemplates/query",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_cli_templates(&ruckus_one::network::common::QueryRequest::new())
+            .send()
+            .await
+            .expect("query_cli_templates");
+        support::same_json(&out, "{}", "query_cli_templates");
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/cliTemplates",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("[\"sample\"]"),
+            status: 200u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_cli_templates(&vec!["sample".to_owned()])
+            .send()
+            .await
+            .expect("delete_cli_templates");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_cli_templates");
+    }
+    {
+        let expect = Expect {
             method: "GET",
             path: "/cliTemplates/cliTemplateId%201%2Fx",
             accept: "application/vnd.ruckus.v1.1+json",
@@ -2987,7 +3103,7 @@ async fn network_switches() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2996,7 +3112,7 @@ async fn network_switches() {
             .send()
             .await
             .expect("delete_cli_template");
-        support::same_json(&out, "{}", "delete_cli_template");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_cli_template");
     }
     {
         let expect = Expect {
@@ -3041,6 +3157,52 @@ async fn network_switches() {
             .await
             .expect("query_web_auth_page_templates");
         support::same_json(&out, "{}", "query_web_auth_page_templates");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/webAuthPageTemplates/templateId%201%2Fx",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{\"sample\":true}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .get_web_auth_page_template("templateId 1/x")
+            .send()
+            .await
+            .expect("get_web_auth_page_template");
+        support::same_json(&out, "{\"sample\":true}", "get_web_auth_page_template");
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/webAuthPageTemplates/templateId%201%2Fx",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_web_auth_page_template("templateId 1/x")
+            .send()
+            .await
+            .expect("delete_web_auth_page_template");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_web_auth_page_template",
+        );
     }
     {
         let expect = Expect {
@@ -3117,17 +3279,17 @@ async fn network_switches() {
             method: "DELETE",
             path: "/switches",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("[\"sample\"]"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_switches_legacy()
+            .delete_switches_legacy(&vec!["sample".to_owned()])
             .send()
             .await
             .expect("delete_switches_legacy");
@@ -3367,17 +3529,17 @@ async fn network_switches() {
             method: "DELETE",
             path: "/switches/switchId%201%2Fx/vlans",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("[\"sample\"]"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_switch_vlans_legacy("switchId 1/x")
+            .delete_switch_vlans_legacy("switchId 1/x", &vec!["sample".to_owned()])
             .send()
             .await
             .expect("delete_switch_vlans_legacy");
@@ -3499,17 +3661,17 @@ async fn network_switches() {
             method: "DELETE",
             path: "/switches/switchId%201%2Fx/vePorts",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("[\"sample\"]"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_switch_ve_ports_legacy("switchId 1/x")
+            .delete_switch_ve_ports_legacy("switchId 1/x", &vec!["sample".to_owned()])
             .send()
             .await
             .expect("delete_switch_ve_ports_legacy");
@@ -3639,17 +3801,20 @@ async fn network_switches() {
             method: "DELETE",
             path: "/switches/switchId%201%2Fx/staticRoutes",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("[\"sample\"]"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_switch_static_routes_legacy("switchId 1/x")
+            .delete_switch_static_routes_legacy(
+                "switchId 1/x",
+                &vec!["sample".to_owned()],
+            )
             .send()
             .await
             .expect("delete_switch_static_routes_legacy");
@@ -3783,17 +3948,17 @@ async fn network_switches() {
             method: "DELETE",
             path: "/switches/switchId%201%2Fx/lags",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("[\"sample\"]"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_switch_lags_legacy("switchId 1/x")
+            .delete_switch_lags_legacy("switchId 1/x", &vec!["sample".to_owned()])
             .send()
             .await
             .expect("delete_switch_lags_legacy");
@@ -3919,17 +4084,20 @@ async fn network_switches() {
             method: "DELETE",
             path: "/switches/switchId%201%2Fx/dhcpServers",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("[\"sample\"]"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_switch_dhcp_servers_legacy("switchId 1/x")
+            .delete_switch_dhcp_servers_legacy(
+                "switchId 1/x",
+                &vec!["sample".to_owned()],
+            )
             .send()
             .await
             .expect("delete_switch_dhcp_servers_legacy");
@@ -4350,17 +4518,20 @@ async fn network_switches() {
             method: "DELETE",
             path: "/switches/switchId%201%2Fx/configBackups",
             accept: "application/json",
-            content_type: None,
+            content_type: Some("application/json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("[\"sample\"]"),
             status: 200u16,
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_switch_config_backups_legacy("switchId 1/x")
+            .delete_switch_config_backups_legacy(
+                "switchId 1/x",
+                &vec!["sample".to_owned()],
+            )
             .send()
             .await
             .expect("delete_switch_config_backups_legacy");

@@ -37,7 +37,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -46,7 +46,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_tenant");
-        support::same_json(&out, "{}", "update_tenant");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_tenant");
     }
     {
         let expect = Expect {
@@ -58,7 +58,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -67,7 +67,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_tenant");
-        support::same_json(&out, "{}", "delete_tenant");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_tenant");
     }
     {
         let expect = Expect {
@@ -89,6 +89,27 @@ async fn network_tenants() {
             .await
             .expect("create_tenant");
         support::same_json(&out, "{\"sample\":true}", "create_tenant");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/mspecs/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_msp_ecs(&ruckus_one::network::common::QueryRequest::new())
+            .send()
+            .await
+            .expect("query_msp_ecs");
+        support::same_json(&out, "{}", "query_msp_ecs");
     }
     {
         let expect = Expect {
@@ -145,7 +166,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 204u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Empty,
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -157,7 +178,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("resend_tenant_invitation");
-        support::same_json(&out, "{\"sample\":true}", "resend_tenant_invitation");
+        let () = out;
     }
     {
         let expect = Expect {
@@ -205,13 +226,13 @@ async fn network_tenants() {
         let expect = Expect {
             method: "PUT",
             path: "/tenants/tenantId%201%2Fx/admins/adminId%201%2Fx",
-            accept: "application/vnd.ruckus.v1+json",
+            accept: "application/json",
             content_type: Some("application/json"),
             query: &[],
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 204u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Empty,
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -224,19 +245,19 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_tenant_admin");
-        support::same_json(&out, "{\"sample\":true}", "update_tenant_admin");
+        let () = out;
     }
     {
         let expect = Expect {
             method: "DELETE",
             path: "/tenants/tenantId%201%2Fx/admins/adminId%201%2Fx",
-            accept: "application/vnd.ruckus.v1+json",
+            accept: "application/json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
             status: 204u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Empty,
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -245,7 +266,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_tenant_admin");
-        support::same_json(&out, "{\"sample\":true}", "delete_tenant_admin");
+        let () = out;
     }
     {
         let expect = Expect {
@@ -278,7 +299,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -290,7 +311,11 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_tenant_admin_delegations");
-        support::same_json(&out, "{}", "update_tenant_admin_delegations");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_tenant_admin_delegations",
+        );
     }
     {
         let expect = Expect {
@@ -428,7 +453,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -437,7 +462,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_brandings");
-        support::same_json(&out, "{}", "update_brandings");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_brandings");
     }
     {
         let expect = Expect {
@@ -449,7 +474,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -458,7 +483,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("create_branding");
-        support::same_json(&out, "{}", "create_branding");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_branding");
     }
     {
         let expect = Expect {
@@ -600,7 +625,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -611,7 +636,63 @@ async fn network_tenants() {
             .send()
             .await
             .expect("create_tenant_notification_recipient");
-        support::same_json(&out, "{}", "create_tenant_notification_recipient");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_tenant_notification_recipient",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/tenants/notificationRecipients",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("[{\"sample\":true}]"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .list_tenant_notification_recipients()
+            .send()
+            .await
+            .expect("list_tenant_notification_recipients");
+        support::same_json(
+            &out,
+            "[{\"sample\":true}]",
+            "list_tenant_notification_recipients",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/tenants/notificationRecipients",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("[{\"sample\":true}]"),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_tenant_notification_recipients(
+                &vec![serde_json::json!({ "sample" : true })],
+            )
+            .send()
+            .await
+            .expect("delete_tenant_notification_recipients");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_tenant_notification_recipients",
+        );
     }
     {
         let expect = Expect {
@@ -772,13 +853,13 @@ async fn network_tenants() {
         let expect = Expect {
             method: "POST",
             path: "/msps/mspTenantId%201%2Fx/ecInventories/query/csvFiles",
-            accept: "application/vnd.ruckus.v1+json",
+            accept: "*/*",
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Bytes(b"name,id\r\nsample,1\r\n"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -790,7 +871,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("export_msp_ec_inventories_csv");
-        support::same_json(&out, "{\"sample\":true}", "export_msp_ec_inventories_csv");
+        assert_eq!(out, "name,id\r\nsample,1\r\n", "export_msp_ec_inventories_csv");
     }
     {
         let expect = Expect {
@@ -802,7 +883,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -811,7 +892,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("update_admins");
-        support::same_json(&out, "{}", "update_admins");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_admins");
     }
     {
         let expect = Expect {
@@ -823,7 +904,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -832,7 +913,44 @@ async fn network_tenants() {
             .send()
             .await
             .expect("create_admin");
-        support::same_json(&out, "{}", "create_admin");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_admin");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/admins",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("[{\"sample\":true}]"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client.network().list_admins().send().await.expect("list_admins");
+        support::same_json(&out, "[{\"sample\":true}]", "list_admins");
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/admins",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("[\"sample\"]"),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_admins(&vec!["sample".to_owned()])
+            .send()
+            .await
+            .expect("delete_admins");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_admins");
     }
     {
         let expect = Expect {
@@ -865,7 +983,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -874,7 +992,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("delete_admin");
-        support::same_json(&out, "{}", "delete_admin");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_admin");
     }
     {
         let expect = Expect {
@@ -886,7 +1004,7 @@ async fn network_tenants() {
             headers: &[],
             body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -895,7 +1013,7 @@ async fn network_tenants() {
             .send()
             .await
             .expect("query_admins");
-        support::same_json(&out, "{\"sample\":true}", "query_admins");
+        support::same_json(&out, "{}", "query_admins");
     }
     #[allow(deprecated)]
     {

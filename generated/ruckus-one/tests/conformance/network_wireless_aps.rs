@@ -33,7 +33,7 @@ async fn network_wireless_aps() {
             path: "/venues/venueId%201%2Fx/aps/importResults",
             accept: "application/vnd.ruckus.v1+json",
             content_type: None,
-            query: &[],
+            query: &[("operationRequestId", "sample")],
             headers: &[],
             body_json: None,
             status: 200u16,
@@ -42,11 +42,35 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .get_venue_ap_import_results("venueId 1/x")
+            .get_venue_ap_import_results("venueId 1/x", "sample")
             .send()
             .await
             .expect("get_venue_ap_import_results");
         support::same_json(&out, "{\"sample\":true}", "get_venue_ap_import_results");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/venueId%201%2Fx/apGroups",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{\"sample\":true}"),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .create_venue_ap_group(
+                "venueId 1/x",
+                &serde_json::json!({ "sample" : true }),
+            )
+            .send()
+            .await
+            .expect("create_venue_ap_group");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue_ap_group");
     }
     {
         let expect = Expect {
@@ -188,7 +212,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -201,7 +225,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_venue_ap");
-        support::same_json(&out, "{}", "update_venue_ap");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_venue_ap");
     }
     {
         let expect = Expect {
@@ -213,7 +237,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -222,7 +246,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("delete_venue_ap");
-        support::same_json(&out, "{}", "delete_venue_ap");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_ap");
     }
     {
         let expect = Expect {
@@ -255,7 +279,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -268,7 +292,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_antenna_type_settings");
-        support::same_json(&out, "{}", "update_ap_antenna_type_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_ap_antenna_type_settings",
+        );
     }
     {
         let expect = Expect {
@@ -343,7 +371,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -356,7 +384,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_bss_coloring_settings");
-        support::same_json(&out, "{}", "update_ap_bss_coloring_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_ap_bss_coloring_settings",
+        );
     }
     {
         let expect = Expect {
@@ -446,7 +478,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -459,7 +491,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_directed_multicast_settings");
-        support::same_json(&out, "{}", "update_ap_directed_multicast_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_ap_directed_multicast_settings",
+        );
     }
     {
         let expect = Expect {
@@ -496,7 +532,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -509,7 +545,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_external_antenna_settings");
-        support::same_json(&out, "{}", "update_ap_external_antenna_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_ap_external_antenna_settings",
+        );
     }
     {
         let expect = Expect {
@@ -542,7 +582,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -555,7 +595,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_iot_settings");
-        support::same_json(&out, "{}", "update_ap_iot_settings");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_ap_iot_settings");
     }
     {
         let expect = Expect {
@@ -634,7 +674,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -647,7 +687,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_lan_port_specific_settings");
-        support::same_json(&out, "{}", "update_ap_lan_port_specific_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_ap_lan_port_specific_settings",
+        );
     }
     {
         let expect = Expect {
@@ -680,7 +724,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -693,7 +737,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_led_settings");
-        support::same_json(&out, "{}", "update_ap_led_settings");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_ap_led_settings");
     }
     {
         let expect = Expect {
@@ -730,7 +774,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -743,7 +787,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_management_traffic_vlan_settings");
-        support::same_json(&out, "{}", "update_ap_management_traffic_vlan_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_ap_management_traffic_vlan_settings",
+        );
     }
     {
         let expect = Expect {
@@ -776,7 +824,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -789,7 +837,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_mesh_settings");
-        support::same_json(&out, "{}", "update_ap_mesh_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_ap_mesh_settings",
+        );
     }
     {
         let expect = Expect {
@@ -822,7 +874,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -835,7 +887,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_network_settings");
-        support::same_json(&out, "{}", "update_ap_network_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_ap_network_settings",
+        );
     }
     {
         let expect = Expect {
@@ -868,7 +924,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -881,7 +937,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_radio_settings");
-        support::same_json(&out, "{}", "update_ap_radio_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_ap_radio_settings",
+        );
     }
     {
         let expect = Expect {
@@ -914,7 +974,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -927,7 +987,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_smart_monitor_settings");
-        support::same_json(&out, "{}", "update_ap_smart_monitor_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_ap_smart_monitor_settings",
+        );
     }
     {
         let expect = Expect {
@@ -964,7 +1028,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -977,7 +1041,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_snmp_agent_profile_settings");
-        support::same_json(&out, "{}", "update_ap_snmp_agent_profile_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_ap_snmp_agent_profile_settings",
+        );
     }
     {
         let expect = Expect {
@@ -1014,7 +1082,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1027,7 +1095,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_sticky_client_steering_settings");
-        support::same_json(&out, "{}", "update_ap_sticky_client_steering_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_ap_sticky_client_steering_settings",
+        );
     }
     {
         let expect = Expect {
@@ -1039,7 +1111,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1048,7 +1120,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("delete_ap_sticky_client_steering_settings");
-        support::same_json(&out, "{}", "delete_ap_sticky_client_steering_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_ap_sticky_client_steering_settings",
+        );
     }
     {
         let expect = Expect {
@@ -1081,7 +1157,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1094,7 +1170,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_usb_port_settings");
-        support::same_json(&out, "{}", "update_ap_usb_port_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_ap_usb_port_settings",
+        );
     }
     {
         let expect = Expect {
@@ -1127,7 +1207,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1136,7 +1216,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_picture");
-        support::same_json(&out, "{}", "update_ap_picture");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_ap_picture");
     }
     {
         let expect = Expect {
@@ -1148,7 +1228,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1157,7 +1237,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("delete_ap_picture");
-        support::same_json(&out, "{}", "delete_ap_picture");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_ap_picture");
     }
     {
         let expect = Expect {
@@ -1316,7 +1396,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1330,7 +1410,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("patch_ap_client");
-        support::same_json(&out, "{}", "patch_ap_client");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "patch_ap_client");
     }
     {
         let expect = Expect {
@@ -1367,7 +1447,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1380,7 +1460,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("patch_ap_neighbors");
-        support::same_json(&out, "{}", "patch_ap_neighbors");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "patch_ap_neighbors");
     }
     {
         let expect = Expect {
@@ -1392,7 +1472,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1405,7 +1485,7 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("patch_ap_packets");
-        support::same_json(&out, "{}", "patch_ap_packets");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "patch_ap_packets");
     }
     {
         let expect = Expect {
@@ -1467,7 +1547,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1480,7 +1560,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_snmp_agent_profile_to_ap");
-        support::same_json(&out, "{}", "add_snmp_agent_profile_to_ap");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_snmp_agent_profile_to_ap",
+        );
     }
     {
         let expect = Expect {
@@ -1492,7 +1576,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1505,7 +1589,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("remove_snmp_agent_profile_from_ap");
-        support::same_json(&out, "{}", "remove_snmp_agent_profile_from_ap");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "remove_snmp_agent_profile_from_ap",
+        );
     }
     {
         let expect = Expect {
@@ -1517,7 +1605,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1530,7 +1618,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_iot_controller_to_ap");
-        support::same_json(&out, "{}", "add_iot_controller_to_ap");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_iot_controller_to_ap",
+        );
     }
     {
         let expect = Expect {
@@ -1542,7 +1634,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1555,7 +1647,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("remove_iot_controller_from_ap");
-        support::same_json(&out, "{}", "remove_iot_controller_from_ap");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "remove_iot_controller_from_ap",
+        );
     }
     {
         let expect = Expect {
@@ -1567,7 +1663,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1581,7 +1677,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_client_isolation_profile_to_ap_lan_port");
-        support::same_json(&out, "{}", "add_client_isolation_profile_to_ap_lan_port");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_client_isolation_profile_to_ap_lan_port",
+        );
     }
     {
         let expect = Expect {
@@ -1593,7 +1693,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1609,7 +1709,7 @@ async fn network_wireless_aps() {
             .expect("remove_client_isolation_profile_from_ap_lan_port");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "remove_client_isolation_profile_from_ap_lan_port",
         );
     }
@@ -1623,7 +1723,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1637,7 +1737,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_soft_gre_profile_to_ap_lan_port");
-        support::same_json(&out, "{}", "add_soft_gre_profile_to_ap_lan_port");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_soft_gre_profile_to_ap_lan_port",
+        );
     }
     {
         let expect = Expect {
@@ -1649,7 +1753,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1663,7 +1767,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("remove_soft_gre_profile_from_ap_lan_port");
-        support::same_json(&out, "{}", "remove_soft_gre_profile_from_ap_lan_port");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "remove_soft_gre_profile_from_ap_lan_port",
+        );
     }
     {
         let expect = Expect {
@@ -1675,7 +1783,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1689,7 +1797,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_ethernet_port_profile_to_ap_lan_port");
-        support::same_json(&out, "{}", "add_ethernet_port_profile_to_ap_lan_port");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_ethernet_port_profile_to_ap_lan_port",
+        );
     }
     {
         let expect = Expect {
@@ -1701,7 +1813,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1715,7 +1827,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("remove_ethernet_port_profile_from_ap_lan_port");
-        support::same_json(&out, "{}", "remove_ethernet_port_profile_from_ap_lan_port");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "remove_ethernet_port_profile_from_ap_lan_port",
+        );
     }
     {
         let expect = Expect {
@@ -1727,7 +1843,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1740,7 +1856,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("add_multicast_dns_proxy_profile_to_ap");
-        support::same_json(&out, "{}", "add_multicast_dns_proxy_profile_to_ap");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_multicast_dns_proxy_profile_to_ap",
+        );
     }
     {
         let expect = Expect {
@@ -1752,7 +1872,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1765,7 +1885,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("remove_multicast_dns_proxy_profile_from_ap");
-        support::same_json(&out, "{}", "remove_multicast_dns_proxy_profile_from_ap");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "remove_multicast_dns_proxy_profile_from_ap",
+        );
     }
     {
         let expect = Expect {
@@ -1798,7 +1922,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1812,7 +1936,11 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("update_ap_floor_position");
-        support::same_json(&out, "{}", "update_ap_floor_position");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_ap_floor_position",
+        );
     }
     {
         let expect = Expect {
@@ -1824,7 +1952,7 @@ async fn network_wireless_aps() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1837,6 +1965,10 @@ async fn network_wireless_aps() {
             .send()
             .await
             .expect("delete_ap_floor_position");
-        support::same_json(&out, "{}", "delete_ap_floor_position");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_ap_floor_position",
+        );
     }
 }

@@ -137,7 +137,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -146,7 +146,7 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("create_wifi_network");
-        support::same_json(&out, "{}", "create_wifi_network");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_wifi_network");
     }
     {
         let expect = Expect {
@@ -158,7 +158,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -170,7 +170,49 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("update_wifi_network");
-        support::same_json(&out, "{}", "update_wifi_network");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_wifi_network");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{\"type\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .get_wifi_network("wifiNetworkId 1/x")
+            .send()
+            .await
+            .expect("get_wifi_network");
+        support::same_json(&out, "{\"type\":\"sample\"}", "get_wifi_network");
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_wifi_network("wifiNetworkId 1/x")
+            .send()
+            .await
+            .expect("delete_wifi_network");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_wifi_network");
     }
     {
         let expect = Expect {
@@ -338,7 +380,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -351,7 +393,61 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("update_venue_wifi_network_settings");
-        support::same_json(&out, "{}", "update_venue_wifi_network_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_wifi_network_settings",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .activate_wifi_network_on_venue("venueId 1/x", "wifiNetworkId 1/x")
+            .send()
+            .await
+            .expect("activate_wifi_network_on_venue");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "activate_wifi_network_on_venue",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .deactivate_wifi_network_on_venue("venueId 1/x", "wifiNetworkId 1/x")
+            .send()
+            .await
+            .expect("deactivate_wifi_network_on_venue");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "deactivate_wifi_network_on_venue",
+        );
     }
     {
         let expect = Expect {
@@ -602,7 +698,12 @@ async fn network_wireless_networks() {
             path: "/wifiNetworks/wifiNetworkId%201%2Fx/guestUsers",
             accept: "application/vnd.ruckus.v1+json",
             content_type: Some("application/vnd.ruckus.v1+json"),
-            query: &[],
+            query: &[
+                ("expiration.activationType", "Creation"),
+                ("expiration.duration", "1"),
+                ("expiration.unit", "Minute"),
+                ("maxDevices", "1"),
+            ],
             headers: &[],
             body_json: Some("{}"),
             status: 201u16,
@@ -613,6 +714,14 @@ async fn network_wireless_networks() {
             .network()
             .create_wifi_network_guest_user(
                 "wifiNetworkId 1/x",
+                ruckus_one::network::wireless_networks::GuestExpirationActivationType::from(
+                    "Creation",
+                ),
+                1,
+                ruckus_one::network::wireless_networks::GuestExpirationUnit::from(
+                    "Minute",
+                ),
+                1,
                 &ruckus_one::network::wireless_networks::GuestUser::new(),
             )
             .send()
@@ -714,6 +823,27 @@ async fn network_wireless_networks() {
     {
         let expect = Expect {
             method: "POST",
+            path: "/guestUsers/query",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_guest_users(&ruckus_one::network::common::QueryRequest::new())
+            .send()
+            .await
+            .expect("query_guest_users");
+        support::same_json(&out, "{}", "query_guest_users");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
             path: "/guestUsers/query/csvFiles",
             accept: "text/csv",
             content_type: None,
@@ -799,6 +929,29 @@ async fn network_wireless_networks() {
     }
     {
         let expect = Expect {
+            method: "POST",
+            path: "/portalServiceProfiles/query",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_portal_service_profiles(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
+            .send()
+            .await
+            .expect("query_portal_service_profiles");
+        support::same_json(&out, "{}", "query_portal_service_profiles");
+    }
+    {
+        let expect = Expect {
             method: "GET",
             path: "/portalServiceProfiles/portalServiceProfileId%201%2Fx",
             accept: "application/vnd.ruckus.v1.1+json",
@@ -828,7 +981,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: Some("{}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -840,7 +993,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("update_portal_service_profile");
-        support::same_json(&out, "{}", "update_portal_service_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_portal_service_profile",
+        );
     }
     {
         let expect = Expect {
@@ -852,7 +1009,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -861,7 +1018,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_portal_service_profile");
-        support::same_json(&out, "{}", "delete_portal_service_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_portal_service_profile",
+        );
     }
     {
         let expect = Expect {
@@ -871,23 +1032,25 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"image\":\"sample\"}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .update_portal_service_profile_powered_image(
                 "portalServiceProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
             .expect("update_portal_service_profile_powered_image");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{\"requestId\":\"sample\"}",
             "update_portal_service_profile_powered_image",
         );
     }
@@ -899,23 +1062,25 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"image\":\"sample\"}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .update_portal_service_profile_photo(
                 "portalServiceProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
             .expect("update_portal_service_profile_photo");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{\"requestId\":\"sample\"}",
             "update_portal_service_profile_photo",
         );
     }
@@ -927,23 +1092,25 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"image\":\"sample\"}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .update_portal_service_profile_logo(
                 "portalServiceProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
             .expect("update_portal_service_profile_logo");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{\"requestId\":\"sample\"}",
             "update_portal_service_profile_logo",
         );
     }
@@ -955,23 +1122,25 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"image\":\"sample\"}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .update_portal_service_profile_background_image(
                 "portalServiceProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
             .expect("update_portal_service_profile_background_image");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{\"requestId\":\"sample\"}",
             "update_portal_service_profile_background_image",
         );
     }
@@ -1029,28 +1198,26 @@ async fn network_wireless_networks() {
     }
     {
         let expect = Expect {
-            method: "GET",
-            path: "/templates/portalServiceProfiles",
-            accept: "application/json",
-            content_type: None,
+            method: "POST",
+            path: "/templates/portalServiceProfiles/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .list_template_portal_service_profiles()
+            .query_template_portal_service_profiles(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
-            .expect("list_template_portal_service_profiles");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_template_portal_service_profiles",
-        );
+            .expect("query_template_portal_service_profiles");
+        support::same_json(&out, "{}", "query_template_portal_service_profiles");
     }
     {
         let expect = Expect {
@@ -1077,31 +1244,6 @@ async fn network_wireless_networks() {
             &out,
             "{\"sample\":true}",
             "create_template_portal_service_profile",
-        );
-    }
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/templates/portalServiceProfiles",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_template_portal_service_profiles()
-            .send()
-            .await
-            .expect("delete_template_portal_service_profiles");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_template_portal_service_profiles",
         );
     }
     {
@@ -1135,7 +1277,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: Some("{}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1147,7 +1289,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("update_template_portal_service_profile");
-        support::same_json(&out, "{}", "update_template_portal_service_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_template_portal_service_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1159,7 +1305,7 @@ async fn network_wireless_networks() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1168,7 +1314,11 @@ async fn network_wireless_networks() {
             .send()
             .await
             .expect("delete_template_portal_service_profile");
-        support::same_json(&out, "{}", "delete_template_portal_service_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_template_portal_service_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1178,23 +1328,25 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"image\":\"sample\"}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .update_template_portal_service_profile_powered_image(
                 "portalServiceProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
             .expect("update_template_portal_service_profile_powered_image");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{\"requestId\":\"sample\"}",
             "update_template_portal_service_profile_powered_image",
         );
     }
@@ -1206,23 +1358,25 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"image\":\"sample\"}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .update_template_portal_service_profile_photo(
                 "portalServiceProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
             .expect("update_template_portal_service_profile_photo");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{\"requestId\":\"sample\"}",
             "update_template_portal_service_profile_photo",
         );
     }
@@ -1234,23 +1388,25 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"image\":\"sample\"}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .update_template_portal_service_profile_logo(
                 "portalServiceProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
             .expect("update_template_portal_service_profile_logo");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{\"requestId\":\"sample\"}",
             "update_template_portal_service_profile_logo",
         );
     }
@@ -1262,23 +1418,25 @@ async fn network_wireless_networks() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{\"sample\":true}"),
+            body_json: Some("{\"image\":\"sample\"}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .update_template_portal_service_profile_background_image(
                 "portalServiceProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
+                &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
+                    "sample".to_owned(),
+                ),
             )
             .send()
             .await
             .expect("update_template_portal_service_profile_background_image");
         support::same_json(
             &out,
-            "{\"sample\":true}",
+            "{\"requestId\":\"sample\"}",
             "update_template_portal_service_profile_background_image",
         );
     }

@@ -60,7 +60,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -72,7 +72,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_access_control_profile");
-        support::same_json(&out, "{}", "update_access_control_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_access_control_profile",
+        );
     }
     {
         let expect = Expect {
@@ -84,7 +88,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -93,7 +97,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_access_control_profile");
-        support::same_json(&out, "{}", "delete_access_control_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_access_control_profile",
+        );
     }
     {
         let expect = Expect {
@@ -105,7 +113,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -119,7 +127,7 @@ async fn network_wireless_policies() {
             .expect("add_application_policy_to_access_control_profile");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "add_application_policy_to_access_control_profile",
         );
     }
@@ -133,7 +141,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -147,7 +155,7 @@ async fn network_wireless_policies() {
             .expect("remove_application_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "remove_application_policy_from_access_control_profile",
         );
     }
@@ -161,7 +169,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -173,7 +181,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("add_device_policy_to_access_control_profile");
-        support::same_json(&out, "{}", "add_device_policy_to_access_control_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_device_policy_to_access_control_profile",
+        );
     }
     {
         let expect = Expect {
@@ -185,7 +197,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -199,7 +211,7 @@ async fn network_wireless_policies() {
             .expect("remove_device_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "remove_device_policy_from_access_control_profile",
         );
     }
@@ -213,7 +225,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -225,7 +237,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("add_l2_acl_policy_to_access_control_profile");
-        support::same_json(&out, "{}", "add_l2_acl_policy_to_access_control_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_l2_acl_policy_to_access_control_profile",
+        );
     }
     {
         let expect = Expect {
@@ -237,7 +253,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -251,7 +267,7 @@ async fn network_wireless_policies() {
             .expect("remove_l2_acl_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "remove_l2_acl_policy_from_access_control_profile",
         );
     }
@@ -265,7 +281,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -277,7 +293,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("add_l3_acl_policy_to_access_control_profile");
-        support::same_json(&out, "{}", "add_l3_acl_policy_to_access_control_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_l3_acl_policy_to_access_control_profile",
+        );
     }
     {
         let expect = Expect {
@@ -289,7 +309,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -303,7 +323,7 @@ async fn network_wireless_policies() {
             .expect("remove_l3_acl_policy_from_access_control_profile");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "remove_l3_acl_policy_from_access_control_profile",
         );
     }
@@ -317,7 +337,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -326,7 +346,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_application_policy");
-        support::same_json(&out, "{}", "create_application_policy");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_application_policy",
+        );
     }
     {
         let expect = Expect {
@@ -403,7 +427,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -415,7 +439,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_application_policy");
-        support::same_json(&out, "{}", "update_application_policy");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_application_policy",
+        );
     }
     {
         let expect = Expect {
@@ -427,7 +455,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -436,7 +464,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_application_policy");
-        support::same_json(&out, "{}", "delete_application_policy");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_application_policy",
+        );
     }
     {
         let expect = Expect {
@@ -448,7 +480,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -457,7 +489,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_device_policy");
-        support::same_json(&out, "{}", "create_device_policy");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_device_policy");
     }
     {
         let expect = Expect {
@@ -532,7 +564,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -544,7 +576,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_device_policy");
-        support::same_json(&out, "{}", "update_device_policy");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_device_policy");
     }
     {
         let expect = Expect {
@@ -556,7 +588,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -565,7 +597,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_device_policy");
-        support::same_json(&out, "{}", "delete_device_policy");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_device_policy");
     }
     {
         let expect = Expect {
@@ -577,7 +609,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -586,7 +618,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_l2_acl_policy");
-        support::same_json(&out, "{}", "create_l2_acl_policy");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_l2_acl_policy");
     }
     {
         let expect = Expect {
@@ -661,7 +693,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -673,7 +705,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_l2_acl_policy");
-        support::same_json(&out, "{}", "update_l2_acl_policy");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_l2_acl_policy");
     }
     {
         let expect = Expect {
@@ -685,7 +717,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -694,7 +726,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_l2_acl_policy");
-        support::same_json(&out, "{}", "delete_l2_acl_policy");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_l2_acl_policy");
     }
     {
         let expect = Expect {
@@ -706,7 +738,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -715,7 +747,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_l3_acl_policy");
-        support::same_json(&out, "{}", "create_l3_acl_policy");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_l3_acl_policy");
     }
     {
         let expect = Expect {
@@ -790,7 +822,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -802,7 +834,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_l3_acl_policy");
-        support::same_json(&out, "{}", "update_l3_acl_policy");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_l3_acl_policy");
     }
     {
         let expect = Expect {
@@ -814,7 +846,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -823,7 +855,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_l3_acl_policy");
-        support::same_json(&out, "{}", "delete_l3_acl_policy");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_l3_acl_policy");
     }
     {
         let expect = Expect {
@@ -913,7 +945,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -922,7 +954,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("patch_application_library_settings");
-        support::same_json(&out, "{}", "patch_application_library_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "patch_application_library_settings",
+        );
     }
     {
         let expect = Expect {
@@ -934,7 +970,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -943,7 +979,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_client_isolation_profile");
-        support::same_json(&out, "{}", "create_client_isolation_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_client_isolation_profile",
+        );
     }
     {
         let expect = Expect {
@@ -976,7 +1016,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -988,7 +1028,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_client_isolation_profile");
-        support::same_json(&out, "{}", "update_client_isolation_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_client_isolation_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1000,7 +1044,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1009,7 +1053,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_client_isolation_profile");
-        support::same_json(&out, "{}", "delete_client_isolation_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_client_isolation_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1044,7 +1092,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1053,7 +1101,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_hotspot20_identity_provider");
-        support::same_json(&out, "{}", "create_hotspot20_identity_provider");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_hotspot20_identity_provider",
+        );
     }
     {
         let expect = Expect {
@@ -1086,7 +1138,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1098,7 +1150,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_hotspot20_identity_provider");
-        support::same_json(&out, "{}", "update_hotspot20_identity_provider");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_hotspot20_identity_provider",
+        );
     }
     {
         let expect = Expect {
@@ -1110,7 +1166,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1119,7 +1175,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_hotspot20_identity_provider");
-        support::same_json(&out, "{}", "delete_hotspot20_identity_provider");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_hotspot20_identity_provider",
+        );
     }
     {
         let expect = Expect {
@@ -1131,7 +1191,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1145,7 +1205,7 @@ async fn network_wireless_policies() {
             .expect("add_radius_server_profile_to_hotspot20_identity_provider");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "add_radius_server_profile_to_hotspot20_identity_provider",
         );
     }
@@ -1159,7 +1219,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1173,9 +1233,32 @@ async fn network_wireless_policies() {
             .expect("remove_radius_server_profile_from_hotspot20_identity_provider");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "remove_radius_server_profile_from_hotspot20_identity_provider",
         );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/hotspot20IdentityProviders/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_hotspot20_identity_providers(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
+            .send()
+            .await
+            .expect("query_hotspot20_identity_providers");
+        support::same_json(&out, "{}", "query_hotspot20_identity_providers");
     }
     {
         let expect = Expect {
@@ -1187,7 +1270,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1196,7 +1279,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_hotspot20_operator");
-        support::same_json(&out, "{}", "create_hotspot20_operator");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_hotspot20_operator",
+        );
     }
     {
         let expect = Expect {
@@ -1229,7 +1316,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1241,7 +1328,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_hotspot20_operator");
-        support::same_json(&out, "{}", "update_hotspot20_operator");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_hotspot20_operator",
+        );
     }
     {
         let expect = Expect {
@@ -1253,7 +1344,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1262,7 +1353,32 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_hotspot20_operator");
-        support::same_json(&out, "{}", "delete_hotspot20_operator");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_hotspot20_operator",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/hotspot20Operators/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_hotspot20_operators(&ruckus_one::network::common::QueryRequest::new())
+            .send()
+            .await
+            .expect("query_hotspot20_operators");
+        support::same_json(&out, "{}", "query_hotspot20_operators");
     }
     {
         let expect = Expect {
@@ -1274,7 +1390,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1283,7 +1399,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_lbs_server_profile");
-        support::same_json(&out, "{}", "create_lbs_server_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_lbs_server_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1316,7 +1436,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1328,7 +1448,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_lbs_server_profile");
-        support::same_json(&out, "{}", "update_lbs_server_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_lbs_server_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1340,7 +1464,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1349,7 +1473,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_lbs_server_profile");
-        support::same_json(&out, "{}", "delete_lbs_server_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_lbs_server_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1382,7 +1510,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1391,7 +1519,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_multicast_dns_proxy_profile");
-        support::same_json(&out, "{}", "create_multicast_dns_proxy_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_multicast_dns_proxy_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1424,7 +1556,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1436,7 +1568,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_multicast_dns_proxy_profile");
-        support::same_json(&out, "{}", "update_multicast_dns_proxy_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_multicast_dns_proxy_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1448,7 +1584,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1457,7 +1593,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_multicast_dns_proxy_profile");
-        support::same_json(&out, "{}", "delete_multicast_dns_proxy_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_multicast_dns_proxy_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1492,7 +1632,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1501,7 +1641,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_rogue_policy");
-        support::same_json(&out, "{}", "create_rogue_policy");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_rogue_policy");
     }
     {
         let expect = Expect {
@@ -1534,7 +1674,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1546,7 +1686,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_rogue_policy");
-        support::same_json(&out, "{}", "update_rogue_policy");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_rogue_policy");
     }
     {
         let expect = Expect {
@@ -1558,7 +1698,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1567,7 +1707,7 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_rogue_policy");
-        support::same_json(&out, "{}", "delete_rogue_policy");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_rogue_policy");
     }
     {
         let expect = Expect {
@@ -1600,7 +1740,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1609,7 +1749,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_snmp_agent_profile");
-        support::same_json(&out, "{}", "create_snmp_agent_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_snmp_agent_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1642,7 +1786,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1654,7 +1798,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_snmp_agent_profile");
-        support::same_json(&out, "{}", "update_snmp_agent_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_snmp_agent_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1666,7 +1814,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1675,7 +1823,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_snmp_agent_profile");
-        support::same_json(&out, "{}", "delete_snmp_agent_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_snmp_agent_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1708,7 +1860,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1717,7 +1869,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_soft_gre_profile");
-        support::same_json(&out, "{}", "create_soft_gre_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_soft_gre_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1750,7 +1906,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1762,7 +1918,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_soft_gre_profile");
-        support::same_json(&out, "{}", "update_soft_gre_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_soft_gre_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1774,7 +1934,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1783,7 +1943,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_soft_gre_profile");
-        support::same_json(&out, "{}", "delete_soft_gre_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_soft_gre_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1816,7 +1980,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1827,7 +1991,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_tunnel_service_profile");
-        support::same_json(&out, "{}", "create_tunnel_service_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_tunnel_service_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1860,7 +2028,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1872,7 +2040,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_tunnel_service_profile");
-        support::same_json(&out, "{}", "update_tunnel_service_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_tunnel_service_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1884,7 +2056,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1896,7 +2068,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("patch_tunnel_service_profile");
-        support::same_json(&out, "{}", "patch_tunnel_service_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "patch_tunnel_service_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1908,7 +2084,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1917,7 +2093,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_tunnel_service_profile");
-        support::same_json(&out, "{}", "delete_tunnel_service_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_tunnel_service_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1952,7 +2132,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1961,7 +2141,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_syslog_server_profile");
-        support::same_json(&out, "{}", "create_syslog_server_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_syslog_server_profile",
+        );
     }
     {
         let expect = Expect {
@@ -1994,7 +2178,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2006,7 +2190,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_syslog_server_profile");
-        support::same_json(&out, "{}", "update_syslog_server_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_syslog_server_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2018,7 +2206,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2027,7 +2215,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_syslog_server_profile");
-        support::same_json(&out, "{}", "delete_syslog_server_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_syslog_server_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2062,7 +2254,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2071,12 +2263,16 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_radius_server_profile");
-        support::same_json(&out, "{}", "create_radius_server_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_radius_server_profile",
+        );
     }
     {
         let expect = Expect {
             method: "GET",
-            path: "/radiusServerProfiles/radiusServerProfileId%201%2Fx",
+            path: "/radiusServerProfiles/radiusId%201%2Fx",
             accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
@@ -2088,7 +2284,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .get_radius_server_profile("radiusServerProfileId 1/x")
+            .get_radius_server_profile("radiusId 1/x")
             .send()
             .await
             .expect("get_radius_server_profile");
@@ -2097,47 +2293,55 @@ async fn network_wireless_policies() {
     {
         let expect = Expect {
             method: "PUT",
-            path: "/radiusServerProfiles/radiusServerProfileId%201%2Fx",
+            path: "/radiusServerProfiles/radiusId%201%2Fx",
             accept: "application/vnd.ruckus.v1.1+json",
             content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
             .update_radius_server_profile(
-                "radiusServerProfileId 1/x",
+                "radiusId 1/x",
                 &serde_json::json!({ "sample" : true }),
             )
             .send()
             .await
             .expect("update_radius_server_profile");
-        support::same_json(&out, "{}", "update_radius_server_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_radius_server_profile",
+        );
     }
     {
         let expect = Expect {
             method: "DELETE",
-            path: "/radiusServerProfiles/radiusServerProfileId%201%2Fx",
+            path: "/radiusServerProfiles/radiusId%201%2Fx",
             accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_radius_server_profile("radiusServerProfileId 1/x")
+            .delete_radius_server_profile("radiusId 1/x")
             .send()
             .await
             .expect("delete_radius_server_profile");
-        support::same_json(&out, "{}", "delete_radius_server_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_radius_server_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2172,7 +2376,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2181,7 +2385,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_dhcp_config_service_profile");
-        support::same_json(&out, "{}", "create_dhcp_config_service_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_dhcp_config_service_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2214,7 +2422,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2226,7 +2434,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_dhcp_config_service_profile");
-        support::same_json(&out, "{}", "update_dhcp_config_service_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_dhcp_config_service_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2238,7 +2450,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2247,7 +2459,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_dhcp_config_service_profile");
-        support::same_json(&out, "{}", "delete_dhcp_config_service_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_dhcp_config_service_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2282,7 +2498,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2291,7 +2507,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_wifi_calling_service_profile");
-        support::same_json(&out, "{}", "create_wifi_calling_service_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_wifi_calling_service_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2328,7 +2548,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2340,7 +2560,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_wifi_calling_service_profile");
-        support::same_json(&out, "{}", "update_wifi_calling_service_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_wifi_calling_service_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2352,7 +2576,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2361,7 +2585,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_wifi_calling_service_profile");
-        support::same_json(&out, "{}", "delete_wifi_calling_service_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_wifi_calling_service_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2396,7 +2624,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2405,7 +2633,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_vlan_pool_profile");
-        support::same_json(&out, "{}", "create_vlan_pool_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_vlan_pool_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2438,7 +2670,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2450,7 +2682,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_vlan_pool_profile");
-        support::same_json(&out, "{}", "update_vlan_pool_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_vlan_pool_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2462,7 +2698,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2471,7 +2707,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_vlan_pool_profile");
-        support::same_json(&out, "{}", "delete_vlan_pool_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_vlan_pool_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2504,7 +2744,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2513,7 +2753,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("create_ethernet_port_profile");
-        support::same_json(&out, "{}", "create_ethernet_port_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_ethernet_port_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2546,7 +2790,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2558,7 +2802,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("update_ethernet_port_profile");
-        support::same_json(&out, "{}", "update_ethernet_port_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_ethernet_port_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2570,7 +2818,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2579,7 +2827,11 @@ async fn network_wireless_policies() {
             .send()
             .await
             .expect("delete_ethernet_port_profile");
-        support::same_json(&out, "{}", "delete_ethernet_port_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_ethernet_port_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2614,7 +2866,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2628,7 +2880,7 @@ async fn network_wireless_policies() {
             .expect("add_radius_server_profile_to_ethernet_port_profile");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "add_radius_server_profile_to_ethernet_port_profile",
         );
     }
@@ -2642,7 +2894,7 @@ async fn network_wireless_policies() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2656,7 +2908,7 @@ async fn network_wireless_policies() {
             .expect("remove_radius_server_profile_from_ethernet_port_profile");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "remove_radius_server_profile_from_ethernet_port_profile",
         );
     }

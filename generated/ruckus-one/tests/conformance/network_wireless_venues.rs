@@ -8,6 +8,138 @@ async fn network_wireless_venues() {
     let client = support::client(&server);
     {
         let expect = Expect {
+            method: "POST",
+            path: "/venues",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
+            ),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .create_venue(
+                &ruckus_one::network::wireless_venues::Venue::new(
+                    "sample".to_owned(),
+                    ruckus_one::network::wireless_venues::VenueAddress::new(
+                        "sample".to_owned(),
+                        "sample".to_owned(),
+                    ),
+                ),
+            )
+            .send()
+            .await
+            .expect("create_venue");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .get_venue("venueId 1/x")
+            .send()
+            .await
+            .expect("get_venue");
+        support::same_json(
+            &out,
+            "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
+            "get_venue",
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                "{\"name\":\"sample\",\"address\":{\"city\":\"sample\",\"country\":\"sample\"}}",
+            ),
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .update_venue(
+                "venueId 1/x",
+                &ruckus_one::network::wireless_venues::Venue::new(
+                    "sample".to_owned(),
+                    ruckus_one::network::wireless_venues::VenueAddress::new(
+                        "sample".to_owned(),
+                        "sample".to_owned(),
+                    ),
+                ),
+            )
+            .send()
+            .await
+            .expect("update_venue");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_venue");
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_venue("venueId 1/x")
+            .send()
+            .await
+            .expect("delete_venue");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_venues(&ruckus_one::network::common::QueryRequest::new())
+            .send()
+            .await
+            .expect("query_venues");
+        support::same_json(&out, "{}", "query_venues");
+    }
+    {
+        let expect = Expect {
             method: "GET",
             path: "/venues/venueId%201%2Fx/apBssColoringSettings",
             accept: "application/vnd.ruckus.v1+json",
@@ -41,7 +173,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -53,7 +185,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_bss_coloring_settings");
-        support::same_json(&out, "{}", "update_venue_ap_bss_coloring_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_bss_coloring_settings",
+        );
     }
     {
         let expect = Expect {
@@ -86,7 +222,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -98,7 +234,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_cellular_settings");
-        support::same_json(&out, "{}", "update_venue_ap_cellular_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_cellular_settings",
+        );
     }
     {
         let expect = Expect {
@@ -135,7 +275,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -149,7 +289,7 @@ async fn network_wireless_venues() {
             .expect("update_venue_ap_client_admission_control_settings");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "update_venue_ap_client_admission_control_settings",
         );
     }
@@ -188,7 +328,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -200,7 +340,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_directed_multicast_settings");
-        support::same_json(&out, "{}", "update_venue_ap_directed_multicast_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_directed_multicast_settings",
+        );
     }
     {
         let expect = Expect {
@@ -237,7 +381,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -249,7 +393,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_dos_protection_settings");
-        support::same_json(&out, "{}", "update_venue_ap_dos_protection_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_dos_protection_settings",
+        );
     }
     {
         let expect = Expect {
@@ -374,7 +522,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -386,7 +534,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_load_balancing_settings");
-        support::same_json(&out, "{}", "update_venue_ap_load_balancing_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_load_balancing_settings",
+        );
     }
     {
         let expect = Expect {
@@ -423,7 +575,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -437,7 +589,7 @@ async fn network_wireless_venues() {
             .expect("update_venue_ap_management_traffic_vlan_settings");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "update_venue_ap_management_traffic_vlan_settings",
         );
     }
@@ -472,7 +624,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -484,7 +636,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_mesh_settings");
-        support::same_json(&out, "{}", "update_venue_ap_mesh_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_mesh_settings",
+        );
     }
     {
         let expect = Expect {
@@ -521,7 +677,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -533,7 +689,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_model_antenna_type_settings");
-        support::same_json(&out, "{}", "update_venue_ap_model_antenna_type_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_model_antenna_type_settings",
+        );
     }
     {
         let expect = Expect {
@@ -570,7 +730,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -582,7 +742,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_model_band_mode_settings");
-        support::same_json(&out, "{}", "update_venue_ap_model_band_mode_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_model_band_mode_settings",
+        );
     }
     {
         let expect = Expect {
@@ -619,7 +783,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -633,7 +797,7 @@ async fn network_wireless_venues() {
             .expect("update_venue_ap_model_external_antenna_settings");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "update_venue_ap_model_external_antenna_settings",
         );
     }
@@ -718,7 +882,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -730,7 +894,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_model_led_settings");
-        support::same_json(&out, "{}", "update_venue_ap_model_led_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_model_led_settings",
+        );
     }
     {
         let expect = Expect {
@@ -767,7 +935,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -779,7 +947,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_model_usb_port_settings");
-        support::same_json(&out, "{}", "update_venue_ap_model_usb_port_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_model_usb_port_settings",
+        );
     }
     {
         let expect = Expect {
@@ -816,7 +988,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -828,7 +1000,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_multicast_dns_fencing_settings");
-        support::same_json(&out, "{}", "update_venue_ap_multicast_dns_fencing_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_multicast_dns_fencing_settings",
+        );
     }
     {
         let expect = Expect {
@@ -861,7 +1037,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -873,7 +1049,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_radio_settings");
-        support::same_json(&out, "{}", "update_venue_ap_radio_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_radio_settings",
+        );
     }
     {
         let expect = Expect {
@@ -906,7 +1086,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -918,7 +1098,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_radius_options");
-        support::same_json(&out, "{}", "update_venue_ap_radius_options");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_radius_options",
+        );
     }
     {
         let expect = Expect {
@@ -955,7 +1139,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -967,7 +1151,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_reboot_timeout_settings");
-        support::same_json(&out, "{}", "update_venue_ap_reboot_timeout_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_reboot_timeout_settings",
+        );
     }
     {
         let expect = Expect {
@@ -1004,7 +1192,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1016,7 +1204,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_smart_monitor_settings");
-        support::same_json(&out, "{}", "update_venue_ap_smart_monitor_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_smart_monitor_settings",
+        );
     }
     {
         let expect = Expect {
@@ -1053,7 +1245,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1065,7 +1257,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_tls_key_enhanced_settings");
-        support::same_json(&out, "{}", "update_venue_ap_tls_key_enhanced_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_tls_key_enhanced_settings",
+        );
     }
     {
         let expect = Expect {
@@ -1123,7 +1319,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1138,7 +1334,7 @@ async fn network_wireless_venues() {
             .expect("update_venue_ap_model_lan_port_specific_settings");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "update_venue_ap_model_lan_port_specific_settings",
         );
     }
@@ -1177,7 +1373,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1191,7 +1387,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_model_port_settings");
-        support::same_json(&out, "{}", "update_venue_ap_model_port_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_venue_ap_model_port_settings",
+        );
     }
     {
         let expect = Expect {
@@ -1203,7 +1403,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1219,7 +1419,7 @@ async fn network_wireless_venues() {
             .expect("add_ethernet_port_profile_to_venue_ap_model_lan_port");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "add_ethernet_port_profile_to_venue_ap_model_lan_port",
         );
     }
@@ -1233,7 +1433,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1249,7 +1449,7 @@ async fn network_wireless_venues() {
             .expect("remove_ethernet_port_profile_from_venue_ap_model_lan_port");
         support::same_json(
             &out,
-            "{}",
+            "{\"requestId\":\"sample\"}",
             "remove_ethernet_port_profile_from_venue_ap_model_lan_port",
         );
     }
@@ -1284,7 +1484,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1297,7 +1497,7 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_ap_group");
-        support::same_json(&out, "{}", "update_venue_ap_group");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_venue_ap_group");
     }
     {
         let expect = Expect {
@@ -1309,7 +1509,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1318,7 +1518,7 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("delete_venue_ap_group");
-        support::same_json(&out, "{}", "delete_venue_ap_group");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_ap_group");
     }
     {
         let expect = Expect {
@@ -1330,7 +1530,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1343,7 +1543,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("create_venue_ap_group_ap");
-        support::same_json(&out, "{}", "create_venue_ap_group_ap");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_venue_ap_group_ap",
+        );
     }
     {
         let expect = Expect {
@@ -1355,7 +1559,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1364,7 +1568,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("add_ap_to_venue_ap_group");
-        support::same_json(&out, "{}", "add_ap_to_venue_ap_group");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_ap_to_venue_ap_group",
+        );
     }
     {
         let expect = Expect {
@@ -1894,7 +2102,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1903,7 +2111,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("add_switch_profile_to_venue_template");
-        support::same_json(&out, "{}", "add_switch_profile_to_venue_template");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "add_switch_profile_to_venue_template",
+        );
     }
     {
         let expect = Expect {
@@ -1915,7 +2127,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1927,28 +2139,34 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("remove_switch_profile_from_venue_template");
-        support::same_json(&out, "{}", "remove_switch_profile_from_venue_template");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "remove_switch_profile_from_venue_template",
+        );
     }
     {
         let expect = Expect {
-            method: "GET",
-            path: "/templates/switchProfiles",
-            accept: "application/json",
-            content_type: None,
+            method: "POST",
+            path: "/templates/switchProfiles/query",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
             query: &[],
             headers: &[],
-            body_json: None,
+            body_json: Some("{}"),
             status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
+            answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .list_template_switch_profiles()
+            .query_template_switch_profiles(
+                &ruckus_one::network::common::QueryRequest::new(),
+            )
             .send()
             .await
-            .expect("list_template_switch_profiles");
-        support::same_json(&out, "{\"sample\":true}", "list_template_switch_profiles");
+            .expect("query_template_switch_profiles");
+        support::same_json(&out, "{}", "query_template_switch_profiles");
     }
     {
         let expect = Expect {
@@ -1960,7 +2178,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 200u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1969,13 +2187,17 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("create_template_switch_profile");
-        support::same_json(&out, "{}", "create_template_switch_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "create_template_switch_profile",
+        );
     }
     {
         let expect = Expect {
-            method: "DELETE",
-            path: "/templates/switchProfiles",
-            accept: "application/json",
+            method: "GET",
+            path: "/templates/switchProfiles/switchProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1.1+json",
             content_type: None,
             query: &[],
             headers: &[],
@@ -1986,11 +2208,36 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .delete_template_switch_profiles()
+            .get_template_switch_profile("switchProfileId 1/x")
             .send()
             .await
-            .expect("delete_template_switch_profiles");
-        support::same_json(&out, "{\"sample\":true}", "delete_template_switch_profiles");
+            .expect("get_template_switch_profile");
+        support::same_json(&out, "{\"sample\":true}", "get_template_switch_profile");
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/templates/switchProfiles/switchProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .delete_template_switch_profile("switchProfileId 1/x")
+            .send()
+            .await
+            .expect("delete_template_switch_profile");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "delete_template_switch_profile",
+        );
     }
     {
         let expect = Expect {
@@ -2033,7 +2280,7 @@ async fn network_wireless_venues() {
             .network()
             .query_template_instances(
                 "templateId 1/x",
-                &ruckus_one::network::common::QueryRequest::new(),
+                &ruckus_one::network::wireless_venues::TemplateInstanceQuery::new(),
             )
             .send()
             .await
@@ -2050,7 +2297,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2062,7 +2309,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_template_enforcement_settings");
-        support::same_json(&out, "{}", "update_template_enforcement_settings");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "update_template_enforcement_settings",
+        );
     }
     {
         let expect = Expect {
@@ -2124,7 +2375,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2133,7 +2384,11 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("patch_template_tenant_diff_reports");
-        support::same_json(&out, "{}", "patch_template_tenant_diff_reports");
+        support::same_json(
+            &out,
+            "{\"requestId\":\"sample\"}",
+            "patch_template_tenant_diff_reports",
+        );
     }
     {
         let expect = Expect {
@@ -2145,7 +2400,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2154,7 +2409,28 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("create_venue_template");
-        support::same_json(&out, "{}", "create_venue_template");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue_template");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/templates/venues/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some("{}"),
+            status: 200u16,
+            answer: Answer::Json("{}"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .query_venue_templates(&ruckus_one::network::common::QueryRequest::new())
+            .send()
+            .await
+            .expect("query_venue_templates");
+        support::same_json(&out, "{}", "query_venue_templates");
     }
     {
         let expect = Expect {
@@ -2187,7 +2463,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: Some("{\"sample\":true}"),
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2199,7 +2475,7 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("update_venue_template");
-        support::same_json(&out, "{}", "update_venue_template");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "update_venue_template");
     }
     {
         let expect = Expect {
@@ -2211,7 +2487,7 @@ async fn network_wireless_venues() {
             headers: &[],
             body_json: None,
             status: 202u16,
-            answer: Answer::Json("{}"),
+            answer: Answer::Json("{\"requestId\":\"sample\"}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -2220,7 +2496,7 @@ async fn network_wireless_venues() {
             .send()
             .await
             .expect("delete_venue_template");
-        support::same_json(&out, "{}", "delete_venue_template");
+        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_template");
     }
     {
         let expect = Expect {
@@ -2296,14 +2572,16 @@ async fn network_wireless_venues() {
             content_type: Some("application/vnd.ruckus.v1+json"),
             query: &[],
             headers: &[],
-            body_json: Some("{}"),
+            body_json: Some("[[{}]]"),
             status: 200u16,
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .query_qos_statistics(&ruckus_one::network::common::QueryRequest::new())
+            .query_qos_statistics(
+                &vec![vec![ruckus_one::network::wireless_venues::QosMatchField::new()]],
+            )
             .send()
             .await
             .expect("query_qos_statistics");
@@ -2378,7 +2656,7 @@ async fn network_wireless_venues() {
             path: "/venues/venueId%201%2Fx/topologies",
             accept: "application/vnd.ruckus.v1+json",
             content_type: None,
-            query: &[],
+            query: &[("meshOnly", "true")],
             headers: &[],
             body_json: None,
             status: 200u16,
@@ -2387,7 +2665,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
-            .list_venue_topologies("venueId 1/x")
+            .list_venue_topologies("venueId 1/x", true)
             .send()
             .await
             .expect("list_venue_topologies");
