@@ -58,6 +58,8 @@ pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
             out.push((
                 format!("tests/conformance/{module}.rs"),
                 quote! {
+                    // `let () = out;` states that an operation without a body returns `()`.
+                    #![allow(clippy::let_unit_value)]
                     use super::support::{self, Answer, Expect};
 
                     #[doc = #doc]
