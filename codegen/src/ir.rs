@@ -46,6 +46,8 @@ pub struct CrateIr {
     pub has_experimental: bool,
     /// Each area is behind a cargo feature (see [`AreaIr::feature`]).
     pub area_features: bool,
+    /// Rustdoc examples (doctests) for the crate and each area handler.
+    pub doc_examples: bool,
 }
 
 /// A value with its provenance.
@@ -81,6 +83,8 @@ pub struct ApiIr {
     /// The operation `wait_for_activity` polls.
     pub activity_operation: Option<String>,
     pub families: Vec<FamilyIr>,
+    /// The family of operations that name none.
+    pub default_family: String,
     pub areas: Vec<AreaIr>,
 }
 
@@ -126,6 +130,9 @@ pub struct AreaIr {
     pub feature: String,
     /// Other areas of the same API whose types this area uses (their features are required).
     pub uses: Vec<String>,
+    /// The area's handler type (`SwitchesClient`), reached from the API client by the area's
+    /// name; None when the area generates no operation.
+    pub handler: Option<String>,
 }
 
 #[derive(Debug)]

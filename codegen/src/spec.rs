@@ -33,6 +33,10 @@ pub struct CrateSettings {
     /// compile only the areas they need.
     #[serde(default)]
     pub area_features: bool,
+    /// Put a short example (a `no_run` doctest naming this crate) in the rustdoc of the crate and
+    /// of each area handler. Off for specs whose output is compiled as a module of another crate.
+    #[serde(default)]
+    pub doc_examples: bool,
 }
 
 #[derive(Debug, Deserialize)]

@@ -7,7 +7,7 @@ use super::describe::provenance_line;
 use super::text::{doc, ident, inner_doc, prose};
 use super::types::emit_type;
 use super::{gates, ops};
-use crate::ir::{ApiIr, AreaIr, Ir};
+use crate::ir::{ApiIr, AreaIr, Ir, Lifecycle, TypeRef};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -287,7 +287,7 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
 }
 
 /// `<api>/<area>.rs`: the area's types, then its operations.
-pub fn area_file(api: &ApiIr, area: &AreaIr) -> TokenStream {
+pub fn area_file(api: &ApiIr, area: &AreaIr, examples: Option<&str>) -> TokenStream {
     let mut lines = vec![format!("{}.", prose(&area.title).trim_end_matches('.'))];
     if let Some(d) = &area.description {
         lines.push(String::new());
@@ -320,31 +320,106 @@ pub fn area_file(api: &ApiIr, area: &AreaIr) -> TokenStream {
         .iter()
         .filter(|o| o.is_generated())
         .collect();
-    let items = generated
-        .iter()
-        .map(|o| ops::emit_items(o, api, &area.name));
-    let mut methods: Vec<_> = generated
-        .iter()
-        .map(|o| ops::emit_method(o, api, &area.name))
-        .collect();
-    if let Some(op) = generated
-        .iter()
-        .find(|o| api.activity_operation.as_ref() == Some(&o.id))
-    {
-        methods.push(ops::emit_waiter(op, &area.name));
-    }
-    let client = ident(&api.client);
-    let impl_block = (!methods.is_empty()).then(|| {
+    let items = generated.iter().map(|o| ops::emit_items(o, api, area));
+    let methods = generated.iter().map(|o| ops::emit_method(o, api, area));
+    let handler = area.handler.as_ref().map(|h| {
+        let h = ident(h);
+        let d = doc(&handler_doc(api, area, examples));
         quote! {
-            impl<'a> super::#client<'a> {
+            #d
+            #[derive(Debug, Clone, Copy)]
+            pub struct #h<'a> {
+                client: &'a ruckus_one_runtime::Client,
+            }
+
+            impl<'a> #h<'a> {
+                /// Borrows a runtime client.
+                pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+                    Self { client }
+                }
+
                 #(#methods)*
             }
         }
     });
+    // The waiter lives on the API client; areas that wait depend on this area's feature.
+    let waiter = generated
+        .iter()
+        .find(|o| api.activity_operation.as_ref() == Some(&o.id))
+        .map(|op| {
+            let client = ident(&api.client);
+            let waiter = ops::emit_waiter(op, &area.name);
+            quote! {
+                impl<'a> super::#client<'a> {
+                    #waiter
+                }
+            }
+        });
     quote! {
         #docs
         #(#types)*
-        #impl_block
+        #handler
+        #waiter
         #(#items)*
     }
+}
+
+/// Rustdoc of an area's handler: what it covers, how to reach it and, for the real crate, a short
+/// example (compiled as a doctest).
+fn handler_doc(api: &ApiIr, area: &AreaIr, examples: Option<&str>) -> Vec<String> {
+    let ops = area.operations.iter().filter(|o| o.is_generated()).count();
+    let mut lines = vec![
+        format!(
+            "{}: the {ops} operations of this area of the {}.",
+            prose(&area.title).trim_end_matches('.'),
+            prose(&api.title)
+        ),
+        String::new(),
+        format!(
+            "Reached with `client.{}().{}()`; each method returns a request builder, and nothing",
+            api.name, area.name
+        ),
+        "is sent until its `send` is awaited.".into(),
+    ];
+    if let Some(example) = examples.and_then(|krate| area_example(krate, api, area)) {
+        lines.push(String::new());
+        lines.extend(example);
+    }
+    lines
+}
+
+/// A `no_run` doctest calling the area's first stable operation that needs no body and only
+/// string arguments; None when the area has no such operation.
+fn area_example(krate: &str, api: &ApiIr, area: &AreaIr) -> Option<Vec<String>> {
+    let op = area.operations.iter().find(|o| {
+        o.is_generated()
+            && o.lifecycle == Lifecycle::Stable
+            && o.request.as_ref().is_none_or(|b| !b.required)
+            && o.query
+                .iter()
+                .chain(&o.headers)
+                .filter(|p| p.required)
+                .all(|p| p.ty == TypeRef::String)
+    })?;
+    let args: Vec<String> = op
+        .path_params
+        .iter()
+        .chain(op.query.iter().chain(&op.headers).filter(|p| p.required))
+        .map(|p| format!("{:?}", format!("{}-value", p.wire)))
+        .collect();
+    Some(vec![
+        "```no_run".into(),
+        format!("# async fn example(client: &{krate}::Client) -> Result<(), {krate}::Error> {{"),
+        format!(
+            "let answer = client.{}().{}().{}({}).send().await?;",
+            api.name,
+            area.name,
+            op.id,
+            args.join(", ")
+        ),
+        "# let _ = answer;".into(),
+        "# Ok(())".into(),
+        "# }".into(),
+        "```".into(),
+    ])
 }

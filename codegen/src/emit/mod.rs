@@ -45,7 +45,9 @@ pub fn emit(ir: &Ir) -> Result<BTreeMap<String, String>, Diagnostic> {
         );
         for area in &api.areas {
             let path = format!("{krate}/src/{}/{}.rs", api.name, area.name);
-            files.insert(path, rust(krate::area_file(api, area), &area.spec_file)?);
+            let examples = ir.krate.doc_examples.then(|| krate.replace('-', "_"));
+            let tokens = krate::area_file(api, area, examples.as_deref());
+            files.insert(path, rust(tokens, &area.spec_file)?);
         }
     }
     for (path, tokens) in conformance::files(ir) {

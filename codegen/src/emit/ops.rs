@@ -5,7 +5,7 @@ use super::describe::{self, Style, provenance_line};
 use super::gates;
 use super::text::{doc, ident, prose, rust_type, type_doc};
 use crate::ir::{
-    ApiIr, BodyKind, Lifecycle, OpIr, PageStyle, ParamIr, ParamLocation, Provenance, ResponseKind,
+    ApiIr, AreaIr, BodyKind, Lifecycle, OpIr, PageStyle, ParamIr, ParamLocation, Provenance, ResponseKind,
     TypeRef,
 };
 use proc_macro2::TokenStream;
@@ -71,7 +71,8 @@ fn query_and_header_params(op: &OpIr) -> impl Iterator<Item = (&ParamIr, &'stati
 }
 
 /// Static descriptor, version enum, builder struct and its impl.
-pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
+pub fn emit_items(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
+    let area = home.name.as_str();
     let gate = gates::operation(op);
     // The activity operation's descriptor is polled from every area's `send_and_wait`.
     let vis = match api.activity() {
@@ -217,7 +218,7 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
     let builder_doc = doc(&[
         format!(
             "Request builder for `{}::{}` ({}).",
-            api.client,
+            home.handler.as_deref().unwrap_or(&api.client),
             op.id,
             prose(&op.name)
         ),
@@ -338,7 +339,8 @@ pub fn emit_waiter(op: &OpIr, area: &str) -> TokenStream {
 }
 
 /// The method on the API client that starts a request.
-pub fn emit_method(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
+pub fn emit_method(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
+    let area = home.name.as_str();
     let gate = gates::operation(op);
     let docs = doc(&method_doc(op, api));
     let deprecated = match &op.lifecycle {
@@ -496,12 +498,17 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
             op.builder
         ));
     } else if let Some(v) = op.versions.first() {
+        // Plain JSON both ways is the default and goes unsaid.
+        let plain = |m: &str| m == "application/json";
         match &v.content_type {
-            Some(ct) => l.push(format!(
+            Some(ct) if !(plain(ct) && plain(&v.accept)) => l.push(format!(
                 "- Media types: Content-Type `{ct}`, Accept `{}`",
                 v.accept
             )),
-            None => l.push(format!("- Media types: Accept `{}`", v.accept)),
+            None if !plain(&v.accept) && op.success.kind != ResponseKind::Empty => {
+                l.push(format!("- Media types: Accept `{}`", v.accept))
+            }
+            _ => {}
         }
     }
     if !matches!(op.versions_provenance, Provenance::Documented) {
@@ -523,12 +530,18 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
             p.items
         ));
     }
-    l.push(format!(
-        "- Errors: `{}` error body family, returned as `Error::Api`",
-        op.error_family
-    ));
-    l.push(format!("- Lifecycle: {}", prose(&op.lifecycle.describe())));
-    l.push(format!("- {}", provenance_line(&op.provenance)));
+    if op.error_family != api.default_family {
+        l.push(format!(
+            "- Errors: `{}` error body family, returned as `Error::Api`",
+            op.error_family
+        ));
+    }
+    if op.lifecycle != Lifecycle::Stable {
+        l.push(format!("- Lifecycle: {}", prose(&op.lifecycle.describe())));
+    }
+    if op.provenance != Provenance::Documented {
+        l.push(format!("- {}", provenance_line(&op.provenance)));
+    }
     if !op.notes.is_empty() {
         l.push(String::new());
         l.push("Notes:".into());

@@ -67,6 +67,7 @@ impl Validator {
             hosts: self.hosts(api, at),
             media_vendor: self.setting(&at.with(&["media_vendor:"]), &api.media_vendor),
             families,
+            default_family: api.default_error_family.clone(),
             areas: area_irs,
         }
     }
@@ -104,6 +105,15 @@ impl Validator {
         let client = format!("{}Client", names::camel(&api.name));
         let mut area_names = BTreeSet::new();
         for (file, area) in areas {
+            if reserved::CLIENT_METHODS.contains(&area.area.as_str()) {
+                self.err(
+                    &At::file(file).with(&["area:"]),
+                    format!(
+                        "area `{}` is reserved: the API client already has a method of that name",
+                        area.area
+                    ),
+                );
+            }
             if names::snake(&area.area).as_deref() != Some(area.area.as_str())
                 || !area_names.insert(area.area.clone())
             {
@@ -200,7 +210,9 @@ impl Validator {
             .unwrap_or(&file.path)
             .to_string_lossy()
             .replace('\\', "/");
+        let generates = operations.iter().any(|o| o.is_generated());
         AreaIr {
+            handler: generates.then(|| format!("{}Client", names::camel(&area.area))),
             feature: format!("{api}-{}", area.area).replace('_', "-"),
             uses: super::cross::area_uses(&area.area, &types, &operations),
             name: area.area.clone(),

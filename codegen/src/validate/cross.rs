@@ -82,6 +82,18 @@ impl Validator {
             .chain(areas.iter().flat_map(|a| a.types.iter().map(|t| &t.name)))
             .map(|k| (k.clone(), "type".to_owned()))
             .collect();
+        for ((file, _), area) in files.iter().zip(areas) {
+            let Some(handler) = &area.handler else {
+                continue;
+            };
+            let by = format!("the handler of area `{}`", area.name);
+            if let Some(prev) = items.insert(handler.clone(), by) {
+                self.diags.push(file.diag(
+                    &["area:"],
+                    format!("area `{}` generates the handler `{handler}`, which is already a {prev}; rename one of them", area.name),
+                ));
+            }
+        }
         for (file, o) in each_op(areas, files) {
             for n in std::iter::once(&o.builder).chain(o.version_enum.as_ref()) {
                 let by = format!("generated for operation `{}`", o.id);

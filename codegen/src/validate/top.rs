@@ -35,6 +35,7 @@ impl Validator {
                 description: top.krate.description.clone(),
                 has_experimental,
                 area_features: top.krate.area_features,
+                doc_examples: top.krate.doc_examples,
             },
             auth,
             apis,
