@@ -10,19 +10,42 @@ pub struct Diagnostic {
     pub file: PathBuf,
     /// 1-based line; 0 when the problem is about the file as a whole (e.g. it is missing).
     pub line: usize,
-    /// What is wrong, in one sentence.
+    /// What is wrong, in one sentence, without control characters (see [`escape`]).
     pub message: String,
 }
 
 impl Diagnostic {
-    /// A diagnostic at `file:line`.
+    /// A diagnostic at `file:line`. Control characters, bidirectional controls and line
+    /// breaks in `message` (it often quotes spec text) are written as escapes.
     pub fn new(file: &Path, line: usize, message: impl Into<String>) -> Self {
         Diagnostic {
             file: file.to_path_buf(),
             line,
-            message: message.into(),
+            message: escape(&message.into()),
         }
     }
+}
+
+/// `s` with every character that could change how a terminal or editor shows it (control
+/// characters, line breaks, bidirectional controls, line separators) written as `\u{..}`, so a
+/// diagnostic never echoes them raw.
+pub fn escape(s: &str) -> String {
+    if !s.chars().any(needs_escape) {
+        return s.to_owned();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if needs_escape(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn needs_escape(c: char) -> bool {
+    crate::limits::forbidden(c) || c == '\n' || c == '\t'
 }
 
 impl fmt::Display for Diagnostic {
@@ -30,7 +53,7 @@ impl fmt::Display for Diagnostic {
         write!(
             f,
             "error: {}:{}: {}",
-            self.file.display(),
+            escape(&self.file.display().to_string()),
             self.line,
             self.message
         )
