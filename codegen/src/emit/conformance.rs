@@ -10,12 +10,12 @@ use super::gates;
 use super::text::ident;
 use crate::ir::{ApiIr, BodyKind, Ir, Lifecycle, OpIr, ResponseKind, TypeIr, TypeKind, TypeRef};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use std::collections::BTreeMap;
 
 /// `(path relative to the crate dir, tokens)` of the test's files.
 pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
-    let krate = format_ident!("{}", ir.krate.name.replace('-', "_"));
+    let krate = ident(&ir.krate.name.replace('-', "_"));
     let mut out = Vec::new();
     let mut mods = Vec::new();
     for api in &ir.apis {

@@ -4,7 +4,7 @@
 //! compiled as a module of a test crate.
 
 use super::describe::provenance_line;
-use super::text::{doc, ident, inner_doc, prose};
+use super::text::{code, doc, ident, inner_doc, prose, toml_str};
 use super::types::emit_type;
 use super::{gates, ops};
 use crate::ir::{ApiIr, AreaIr, Ir};
@@ -22,10 +22,10 @@ pub const RESERVED_CLIENT_METHODS: &[&str] = &["new", "runtime", "wait_for_activ
 pub fn cargo_toml(ir: &Ir) -> String {
     let mut s = format!("# {}\n", super::text::PREAMBLE);
     s.push_str(&format!(
-        "[package]\nname = \"{}\"\nversion = \"{}\"\ndescription = \"{}\"\nedition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n",
+        "[package]\nname = \"{}\"\nversion = \"{}\"\ndescription = {}\nedition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n",
         ir.krate.name,
         ir.krate.version,
-        ir.krate.description.replace('"', "'")
+        toml_str(&ir.krate.description.replace('"', "'"))
     ));
     // Always present, so dependents can name it whether or not the spec has experimental
     // operations today.
@@ -96,18 +96,18 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
         format!("Token service settings. {}", prose(&ir.auth.description)),
         String::new(),
         format!(
-            "- Token URL with tenant: `{}`; {}",
-            ir.auth.token_url.value,
+            "- Token URL with tenant: {}; {}",
+            code(&ir.auth.token_url.value),
             provenance_line(&ir.auth.token_url.provenance)
         ),
         format!(
-            "- Token URL without tenant: `{}`; {}",
-            ir.auth.token_url_without_tenant.value,
+            "- Token URL without tenant: {}; {}",
+            code(&ir.auth.token_url_without_tenant.value),
             provenance_line(&ir.auth.token_url_without_tenant.provenance)
         ),
         format!(
-            "- Delegated tenant header: `{}`; {}",
-            ir.auth.tenant_header.value,
+            "- Delegated tenant header: {}; {}",
+            code(&ir.auth.tenant_header.value),
             provenance_line(&ir.auth.tenant_header.provenance)
         ),
     ]);
@@ -168,7 +168,7 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
         prose(&api.description),
     ];
     lines.push(String::new());
-    lines.push(format!("Curated from `{}`.", api.source));
+    lines.push(format!("Curated from {}.", code(&api.source)));
     lines.push(String::new());
     lines.push("Areas:".into());
     for a in &api.areas {
@@ -210,12 +210,16 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
         match api.prefix.value.as_str() {
             "" => "- Prefix: none.".to_owned(),
             p => format!(
-                "- Prefix `{p}`; {}",
+                "- Prefix {}; {}",
+                code(p),
                 provenance_line(&api.prefix.provenance)
             ),
         },
         format!(
-            "- Hosts: Asia `{asia}`, Europe `{europe}`, North America `{na}`; {}",
+            "- Hosts: Asia {}, Europe {}, North America {}; {}",
+            code(asia),
+            code(europe),
+            code(na),
             provenance_line(&api.hosts.provenance)
         ),
         format!(
@@ -277,7 +281,7 @@ pub fn area_file(api: &ApiIr, area: &AreaIr) -> TokenStream {
         lines.push(prose(d));
     }
     lines.push(String::new());
-    lines.push(format!("Spec: `{}`.", area.spec_file));
+    lines.push(format!("Spec: {}.", code(&area.spec_file)));
     let removed: Vec<_> = area
         .operations
         .iter()

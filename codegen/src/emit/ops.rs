@@ -3,7 +3,7 @@
 
 use super::describe::{self, Style, provenance_line};
 use super::gates;
-use super::text::{doc, ident, prose, rust_type, type_doc};
+use super::text::{code, doc, ident, prose, rust_type, type_doc};
 use crate::ir::{
     ApiIr, BodyKind, Lifecycle, OpIr, PageStyle, ParamIr, ParamLocation, ResponseKind, TypeRef,
 };
@@ -161,8 +161,8 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
             };
             let d = doc(&[
                 format!(
-                    "Every page from page {first}, each decoded like `send` (items in `{}`).",
-                    p.items
+                    "Every page from page {first}, each decoded like `send` (items in {}).",
+                    code(&p.items)
                 ),
                 String::new(),
                 format!(
@@ -347,11 +347,11 @@ pub fn emit_method(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
 fn param_doc(p: &ParamIr, location: &str) -> Vec<String> {
     let mut lines = vec![match &p.description {
         Some(d) => prose(d),
-        None => format!("Sets the {location} parameter `{}`.", p.wire),
+        None => format!("Sets the {location} parameter {}.", code(&p.wire)),
     }];
     lines.push(String::new());
     let mut facts = vec![
-        format!("{location} parameter `{}`", p.wire),
+        format!("{location} parameter {}", code(&p.wire)),
         type_doc(&p.ty),
     ];
     for (k, v) in &p.constraints {
@@ -374,13 +374,13 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
     let prefix = if api.prefix.value.is_empty() {
         String::new()
     } else {
-        format!(" (under the `{}` prefix)", api.prefix.value)
+        format!(" (under the {} prefix)", code(&api.prefix.value))
     };
+    // The API by its short name: a title could be long, and this is repeated per operation.
     l.push(format!(
-        "`{} {}` on the {}{prefix}.",
-        op.method.as_str(),
-        op.path,
-        prose(&api.title)
+        "{} on the `{}` API{prefix}.",
+        code(&format!("{} {}", op.method.as_str(), op.path)),
+        api.name
     ));
     l.push(String::new());
     for p in &op.path_params {
@@ -404,8 +404,8 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
             ParamLocation::Header | ParamLocation::Path => "Header",
         };
         l.push(format!(
-            "- {loc} parameter `{}` ({}, {how} `{}`)",
-            p.wire,
+            "- {loc} parameter {} ({}, {how} `{}`)",
+            code(&p.wire),
             type_doc(&p.ty),
             p.rust
         ));
@@ -455,9 +455,9 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
     }
     if let Some(p) = &op.pagination {
         l.push(format!(
-            "- Pagination: `{}`, items in `{}`",
+            "- Pagination: `{}`, items in {}",
             p.style.as_str(),
-            p.items
+            code(&p.items)
         ));
     }
     l.push(format!(

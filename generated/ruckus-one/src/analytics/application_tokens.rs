@@ -81,7 +81,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Lists the application tokens.
     ///
-    /// `GET /applicationTokens` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /applicationTokens` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Response 200: `application/json` `array<ApplicationTokenListItem>`
     /// - Media types: Accept `application/json`
@@ -100,7 +100,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Creates an application token. The response includes the client secret.
     ///
-    /// `POST /applicationTokens` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /applicationTokens` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `CreateApplicationTokenRequest`
     /// - Response 200: `application/json` `ApplicationToken`
@@ -124,7 +124,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Deletes an application token.
     ///
-    /// `DELETE /applicationTokens/{applicationTokenId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `DELETE /applicationTokens/{applicationTokenId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `applicationTokenId`: Identifier of the application token.
     /// - Response 200: `application/json` `ErrorBody` (The document gives the error body as the response shape.)
@@ -147,7 +147,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Reads one application token.
     ///
-    /// `GET /applicationTokens/{applicationTokenId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /applicationTokens/{applicationTokenId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `applicationTokenId`: Identifier of the application token.
     /// - Response 200: `application/json` `ApplicationToken`
@@ -170,7 +170,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Replaces the client secret of an application token and returns the token with the new secret.
     ///
-    /// `POST /applicationTokens/{applicationTokenId}/rotateSecret` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /applicationTokens/{applicationTokenId}/rotateSecret` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `applicationTokenId`: Identifier of the application token.
     /// - Response 200: `application/json` `ApplicationToken`

@@ -371,7 +371,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Returns the child nodes and APs under a node of the network hierarchy, with license counts.
     ///
-    /// `POST /licenses/query` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /licenses/query` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `LicenseHierarchyQuery`
     /// - Response 200: `application/json` `LicenseHierarchy`
@@ -395,7 +395,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Lists the licenses.
     ///
-    /// `GET /licenses` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /licenses` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Response 200: `application/json` `array<License>`
     /// - Media types: Accept `application/json`
@@ -413,7 +413,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Refreshes the licenses and returns them.
     ///
-    /// `POST /licenses/refresh` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /licenses/refresh` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Response 200: `application/json` `array<License>`
     /// - Media types: Accept `application/json`
@@ -428,7 +428,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Deletes orphaned APs of a license.
     ///
-    /// `DELETE /licenses/{licenseId}/orphanedAps` on the Analytics administration API (under the `/ai` prefix).
+    /// `DELETE /licenses/{licenseId}/orphanedAps` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `licenseId`: Identifier of the license.
     /// - Request body (json, required): `array<OrphanedApDeletion>`
@@ -457,7 +457,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Reads one license.
     ///
-    /// `GET /licenses/{licenseId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /licenses/{licenseId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `licenseId`: Identifier of the license.
     /// - Response 200: `application/json` `License`
@@ -477,7 +477,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Assigns APs of onboarded systems to a license.
     ///
-    /// `PUT /licenses/{licenseId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `PUT /licenses/{licenseId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `licenseId`: Identifier of the license.
     /// - Request body (json, required): `array<LicenseAssignmentUpdate>`

@@ -158,7 +158,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Lists the onboarded systems.
     ///
-    /// `GET /onboardedSystems` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /onboardedSystems` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Response 200: `application/json` `array<OnboardedSystem>`
     /// - Media types: Accept `application/json`
@@ -180,7 +180,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Deletes an onboarded system.
     ///
-    /// `DELETE /onboardedSystems/{deviceId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `DELETE /onboardedSystems/{deviceId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `deviceId`: Identifier of the system.
     /// - Response 200: `application/json` `ErrorBody` (The document gives the error body as the response shape.)
@@ -200,7 +200,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Reads one onboarded system, including the detail-only fields.
     ///
-    /// `GET /onboardedSystems/{deviceId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /onboardedSystems/{deviceId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `deviceId`: Identifier of the system.
     /// - Response 200: `application/json` `OnboardedSystem`

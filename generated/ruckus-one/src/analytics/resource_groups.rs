@@ -241,7 +241,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Lists the resource groups.
     ///
-    /// `GET /resourceGroups` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /resourceGroups` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Response 200: `application/json` `array<ResourceGroup>`
     /// - Media types: Accept `application/json`
@@ -260,7 +260,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Creates a resource group.
     ///
-    /// `POST /resourceGroups` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /resourceGroups` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `ResourceGroupInput`
     /// - Response 200: `application/json` `ResourceGroup`
@@ -284,7 +284,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Searches the network hierarchy or the devices for nodes to use in a resource group filter.
     ///
-    /// `POST /resourceGroups/filters/query` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /resourceGroups/filters/query` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `ResourceGroupFilterQuery`
     /// - Response 200: `application/json` `ResourceGroupFilterSearchResult`
@@ -311,7 +311,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Reads one resource group.
     ///
-    /// `GET /resourceGroups/{resourceGroupId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /resourceGroups/{resourceGroupId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `resourceGroupId`: Identifier of the resource group.
     /// - Response 200: `application/json` `ResourceGroup`
@@ -331,7 +331,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Updates a resource group; name and filter are required.
     ///
-    /// `PUT /resourceGroups/{resourceGroupId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `PUT /resourceGroups/{resourceGroupId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `resourceGroupId`: Identifier of the resource group.
     /// - Request body (json, required): `ResourceGroupInput`

@@ -828,7 +828,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Runs failed schedules again.
     ///
-    /// `POST /schedules/retry` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /schedules/retry` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `ScheduleIds`
     /// - Response 200: `application/json` `ScheduleBatchResult`
@@ -852,7 +852,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Deletes schedules.
     ///
-    /// `DELETE /schedules` on the Analytics administration API (under the `/ai` prefix).
+    /// `DELETE /schedules` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `ScheduleIds`
     /// - Response 200: `application/json` `ScheduleBatchResult`
@@ -873,7 +873,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Lists the schedules, optionally only those with a given status.
     ///
-    /// `GET /schedules` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /schedules` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Query parameter `status` (`ScheduleStatus`, builder method `status`)
     /// - Response 200: `application/json` `ScheduleList`
@@ -892,7 +892,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Creates a report schedule.
     ///
-    /// `POST /schedules` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /schedules` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `CreateScheduleRequest`
     /// - Response 200: `application/json` `ScheduleCreated`
@@ -916,7 +916,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Reads the execution log of a schedule.
     ///
-    /// `GET /schedules/{scheduleId}/logs` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /schedules/{scheduleId}/logs` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `scheduleId`: Identifier of the schedule.
     /// - Response 200: `application/json` `array<ScheduleExecutionLogEntry>`
@@ -939,7 +939,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Reads one schedule.
     ///
-    /// `GET /schedules/{scheduleId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /schedules/{scheduleId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `scheduleId`: Unique identifier of the schedule.
     /// - Response 200: `application/json` `Schedule`
@@ -962,7 +962,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Updates a schedule; every body field is optional.
     ///
-    /// `PATCH /schedules/{scheduleId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `PATCH /schedules/{scheduleId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `scheduleId`: Identifier of the schedule.
     /// - Request body (json, required): `UpdateScheduleRequest`

@@ -540,7 +540,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Deletes users.
     ///
-    /// `DELETE /users` on the Analytics administration API (under the `/ai` prefix).
+    /// `DELETE /users` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `application/json` `ErrorBody` (The document gives the error body as the response shape.)
@@ -560,7 +560,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Lists the users.
     ///
-    /// `GET /users` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /users` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Response 200: `application/json` `array<UserListItem>`
     /// - Media types: Accept `application/json`
@@ -575,7 +575,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Gives an internal user a role within a resource group.
     ///
-    /// `POST /users/internal` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /users/internal` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `AddInternalUserRequest`
     /// - Response 200: `application/json` `User`
@@ -602,7 +602,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Invites a third-party user by email with a role within a resource group.
     ///
-    /// `POST /users/invitations` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /users/invitations` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `InviteThirdPartyUserRequest`
     /// - Response 200: `application/json` `InvitedUser`
@@ -626,7 +626,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Lists the internal users that are not yet added.
     ///
-    /// `GET /users/internal` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /users/internal` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Response 200: `application/json` `array<InternalUser>`
     /// - Media types: Accept `application/json`
@@ -649,7 +649,7 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Changes a user's resource group and role.
     ///
-    /// `PUT /users/{userId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `PUT /users/{userId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `userId`: Identifier of the user.
     /// - Request body (json, required): `UpdateUserRequest`

@@ -199,7 +199,7 @@ impl ActivityQueryFilters {
 impl<'a> super::NetworkClient<'a> {
     /// Get activity.
     ///
-    /// `GET /activities/{requestId}` on the Network management API.
+    /// `GET /activities/{requestId}` on the `network` API.
     ///
     /// - Path parameter `requestId`: The `requestId` of a 202 Accepted answer.
     /// - Response 200: `application/json` `Activity`
@@ -220,7 +220,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query activities.
     ///
-    /// `POST /activities/query` on the Network management API.
+    /// `POST /activities/query` on the `network` API.
     ///
     /// - Request body (json, required): `ActivityQuery`
     /// - Response 200: `application/json` `QueryResult`

@@ -695,7 +695,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the personal identity networks, one page at a time.
     ///
-    /// `GET /personalIdentityNetworks` on the Network management API.
+    /// `GET /personalIdentityNetworks` on the `network` API.
     ///
     /// - Query parameter `page` (`int32`, builder method `page`)
     /// - Query parameter `pageSize` (`int32`, builder method `page_size`)
@@ -720,7 +720,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a personal identity network.
     ///
-    /// `POST /personalIdentityNetworks` on the Network management API.
+    /// `POST /personalIdentityNetworks` on the `network` API.
     ///
     /// - Request body (json, required): `PersonalIdentityNetwork`
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
@@ -751,7 +751,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reports, per service, the edges of each cluster that lack the firmware the personal identity network needs.
     ///
-    /// `POST /personalIdentityNetworks/edgeCompatibilities/query` on the Network management API.
+    /// `POST /personalIdentityNetworks/edgeCompatibilities/query` on the `network` API.
     ///
     /// - Request body (json, required): `EdgeServiceCompatibilityQuery`
     /// - Response 200: `application/json` `EdgeServiceCompatibilityResult`
@@ -778,7 +778,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one personal identity network.
     ///
-    /// `GET /personalIdentityNetworks/{pinId}` on the Network management API.
+    /// `GET /personalIdentityNetworks/{pinId}` on the `network` API.
     ///
     /// - Path parameter `pinId`: Identifier of the personal identity network.
     /// - Response 200: `application/json` `PersonalIdentityNetwork`
@@ -802,7 +802,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces a personal identity network.
     ///
-    /// `PUT /personalIdentityNetworks/{pinId}` on the Network management API.
+    /// `PUT /personalIdentityNetworks/{pinId}` on the `network` API.
     ///
     /// - Path parameter `pinId`: Identifier of the personal identity network.
     /// - Request body (json, required): `PersonalIdentityNetwork`
@@ -835,7 +835,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates a personal identity network.
     ///
-    /// `PATCH /personalIdentityNetworks/{pinId}` on the Network management API.
+    /// `PATCH /personalIdentityNetworks/{pinId}` on the `network` API.
     ///
     /// - Path parameter `pinId`: Identifier of the personal identity network.
     /// - Request body (json, required): `PersonalIdentityNetwork`
@@ -869,7 +869,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes a personal identity network.
     ///
-    /// `DELETE /personalIdentityNetworks/{pinId}` on the Network management API.
+    /// `DELETE /personalIdentityNetworks/{pinId}` on the `network` API.
     ///
     /// - Path parameter `pinId`: Identifier of the personal identity network.
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
@@ -899,7 +899,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Activates a Wi-Fi network on a personal identity network.
     ///
-    /// `PUT /personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `PUT /personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `pinId`: Identifier of the personal identity network.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
@@ -932,7 +932,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deactivates a Wi-Fi network on a personal identity network.
     ///
-    /// `DELETE /personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `DELETE /personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `pinId`: Identifier of the personal identity network.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
@@ -964,7 +964,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates an SD-LAN service on an edge cluster.
     ///
-    /// `POST /edgeSdLanServices` on the Network management API.
+    /// `POST /edgeSdLanServices` on the `network` API.
     ///
     /// - Request body (json, required): `EdgeSdLanService`
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
@@ -993,7 +993,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reports, per service, the edges of each cluster that lack the firmware the SD-LAN service needs.
     ///
-    /// `POST /edgeSdLanServices/edgeCompatibilities/query` on the Network management API.
+    /// `POST /edgeSdLanServices/edgeCompatibilities/query` on the `network` API.
     ///
     /// - Request body (json, required): `EdgeServiceCompatibilityQuery`
     /// - Response 200: `application/json` `EdgeServiceCompatibilityResult`
@@ -1020,7 +1020,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one SD-LAN service.
     ///
-    /// `GET /edgeSdLanServices/{sdLanServiceId}` on the Network management API.
+    /// `GET /edgeSdLanServices/{sdLanServiceId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Response 200: `application/json` `EdgeSdLanService`
@@ -1044,7 +1044,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces an SD-LAN service.
     ///
-    /// `PUT /edgeSdLanServices/{sdLanServiceId}` on the Network management API.
+    /// `PUT /edgeSdLanServices/{sdLanServiceId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Request body (json, required): `EdgeSdLanService`
@@ -1075,7 +1075,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates an SD-LAN service.
     ///
-    /// `PATCH /edgeSdLanServices/{sdLanServiceId}` on the Network management API.
+    /// `PATCH /edgeSdLanServices/{sdLanServiceId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1104,7 +1104,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes an SD-LAN service.
     ///
-    /// `DELETE /edgeSdLanServices/{sdLanServiceId}` on the Network management API.
+    /// `DELETE /edgeSdLanServices/{sdLanServiceId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
@@ -1132,7 +1132,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Activates a Wi-Fi network on an SD-LAN service.
     ///
-    /// `PUT /edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `PUT /edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
@@ -1167,7 +1167,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deactivates a Wi-Fi network on an SD-LAN service.
     ///
-    /// `DELETE /edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `DELETE /edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
@@ -1199,7 +1199,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Activates a Wi-Fi network on an SD-LAN service for one venue.
     ///
-    /// `PUT /edgeSdLanServices/{sdLanServiceId}/venues/{venueId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `PUT /edgeSdLanServices/{sdLanServiceId}/venues/{venueId}/wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Path parameter `venueId`: Identifier of the venue.
@@ -1236,7 +1236,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the guest settings of an SD-LAN service.
     ///
-    /// `GET /edgeSdLanServices/{sdLanServiceId}/guestSettings` on the Network management API.
+    /// `GET /edgeSdLanServices/{sdLanServiceId}/guestSettings` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Response 200: `application/json` `EdgeSdLanGuestSettings`
@@ -1262,7 +1262,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Changes the guest settings of an SD-LAN service (turns the guest tunnel on or off).
     ///
-    /// `PATCH /edgeSdLanServices/{sdLanServiceId}/guestSettings` on the Network management API.
+    /// `PATCH /edgeSdLanServices/{sdLanServiceId}/guestSettings` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Request body (json, required): `EdgeSdLanGuestSettings`
@@ -1295,7 +1295,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Activates an edge cluster of a venue as the guest edge cluster of an SD-LAN service.
     ///
-    /// `PUT /edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}` on the Network management API.
+    /// `PUT /edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Path parameter `venueId`: Identifier of the venue.
@@ -1330,7 +1330,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deactivates the guest edge cluster of a venue on an SD-LAN service.
     ///
-    /// `DELETE /edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}` on the Network management API.
+    /// `DELETE /edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Path parameter `venueId`: Identifier of the venue.
@@ -1364,7 +1364,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Activates a tunnel profile as the guest tunnel of an SD-LAN service.
     ///
-    /// `PUT /edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}` on the Network management API.
+    /// `PUT /edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Path parameter `tunnelProfileId`: Identifier of the tunnel profile.
@@ -1397,7 +1397,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deactivates the guest tunnel profile of an SD-LAN service.
     ///
-    /// `DELETE /edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}` on the Network management API.
+    /// `DELETE /edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Path parameter `tunnelProfileId`: Identifier of the tunnel profile.
@@ -1429,7 +1429,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates an edge hierarchical QoS (HQoS) profile.
     ///
-    /// `POST /edgeHqosProfiles` on the Network management API.
+    /// `POST /edgeHqosProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
@@ -1454,7 +1454,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reports, per profile, the edges of each cluster that lack the firmware HQoS needs.
     ///
-    /// `POST /edgeHqosProfiles/edgeCompatibilities/query` on the Network management API.
+    /// `POST /edgeHqosProfiles/edgeCompatibilities/query` on the `network` API.
     ///
     /// - Request body (json, required): `EdgeServiceCompatibilityQuery`
     /// - Response 200: `application/json` `EdgeServiceCompatibilityResult`
@@ -1481,7 +1481,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one HQoS profile.
     ///
-    /// `GET /edgeHqosProfiles/{profileId}` on the Network management API.
+    /// `GET /edgeHqosProfiles/{profileId}` on the `network` API.
     ///
     /// - Path parameter `profileId`: Identifier of the HQoS profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1502,7 +1502,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces an HQoS profile.
     ///
-    /// `PUT /edgeHqosProfiles/{profileId}` on the Network management API.
+    /// `PUT /edgeHqosProfiles/{profileId}` on the `network` API.
     ///
     /// - Path parameter `profileId`: Identifier of the HQoS profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1531,7 +1531,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes an HQoS profile.
     ///
-    /// `DELETE /edgeHqosProfiles/{profileId}` on the Network management API.
+    /// `DELETE /edgeHqosProfiles/{profileId}` on the `network` API.
     ///
     /// - Path parameter `profileId`: Identifier of the HQoS profile.
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
@@ -1559,7 +1559,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Activates an HQoS profile on an edge cluster of a venue.
     ///
-    /// `PUT /edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` on the Network management API.
+    /// `PUT /edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` on the `network` API.
     ///
     /// - Path parameter `profileId`: Identifier of the HQoS profile.
     /// - Path parameter `venueId`: Identifier of the venue.
@@ -1594,7 +1594,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deactivates an HQoS profile on an edge cluster of a venue.
     ///
-    /// `DELETE /edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` on the Network management API.
+    /// `DELETE /edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` on the `network` API.
     ///
     /// - Path parameter `profileId`: Identifier of the HQoS profile.
     /// - Path parameter `venueId`: Identifier of the venue.
@@ -1628,7 +1628,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Activates an edge cluster of a venue in a tunnel profile.
     ///
-    /// `PUT /venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}` on the Network management API.
+    /// `PUT /venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
@@ -1663,7 +1663,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deactivates an edge cluster of a venue in a tunnel profile.
     ///
-    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
@@ -1697,7 +1697,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the network settings of an edge cluster.
     ///
-    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/networkSettings` on the Network management API.
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/networkSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
@@ -1725,7 +1725,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Changes the network settings of an edge cluster.
     ///
-    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/networkSettings` on the Network management API.
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/networkSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
@@ -1758,7 +1758,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the port configurations of an edge in a cluster.
     ///
-    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs` on the Network management API.
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
@@ -1786,7 +1786,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Changes the port configurations of an edge in a cluster.
     ///
-    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs` on the Network management API.
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
@@ -1819,7 +1819,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the sub-interfaces of an edge port.
     ///
-    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces` on the Network management API.
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
@@ -1851,7 +1851,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds a sub-interface to an edge port.
     ///
-    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces` on the Network management API.
+    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
@@ -1888,7 +1888,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one sub-interface of an edge port.
     ///
-    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` on the Network management API.
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
@@ -1922,7 +1922,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Changes a sub-interface of an edge port.
     ///
-    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` on the Network management API.
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
@@ -1961,7 +1961,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a link aggregation group on an edge.
     ///
-    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags` on the Network management API.
+    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
@@ -1994,7 +1994,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one link aggregation group of an edge.
     ///
-    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the Network management API.
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
@@ -2024,7 +2024,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces a link aggregation group of an edge.
     ///
-    /// `PUT /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the Network management API.
+    /// `PUT /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
@@ -2059,7 +2059,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates a link aggregation group of an edge.
     ///
-    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the Network management API.
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
@@ -2094,7 +2094,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds a sub-interface to a link aggregation group of an edge.
     ///
-    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces` on the Network management API.
+    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.

@@ -150,7 +150,7 @@ impl<'de> serde::Deserialize<'de> for BannerLicenseType {
 impl<'a> super::NetworkClient<'a> {
     /// Query entitlement assignments of a tenant.
     ///
-    /// `POST /tenants/{tenantId}/entitlements/assignments/query` on the Network management API.
+    /// `POST /tenants/{tenantId}/entitlements/assignments/query` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Tenant whose assignments are queried.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -175,7 +175,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create entitlement assignment of the own tenant.
     ///
-    /// `POST /tenants/self/entitlements/assignments` on the Network management API.
+    /// `POST /tenants/self/entitlements/assignments` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -197,7 +197,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query entitlement assignments of the own tenant.
     ///
-    /// `POST /tenants/self/entitlements/assignments/query` on the Network management API.
+    /// `POST /tenants/self/entitlements/assignments/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -220,7 +220,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete entitlement assignment of the own tenant.
     ///
-    /// `DELETE /tenants/self/entitlements/assignments/{id}` on the Network management API.
+    /// `DELETE /tenants/self/entitlements/assignments/{id}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the assignment.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -243,7 +243,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update entitlement assignment of the own tenant (partial).
     ///
-    /// `PATCH /tenants/self/entitlements/assignments/{id}` on the Network management API.
+    /// `PATCH /tenants/self/entitlements/assignments/{id}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the assignment.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -267,7 +267,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query entitlements.
     ///
-    /// `POST /entitlements/query` on the Network management API.
+    /// `POST /entitlements/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -289,7 +289,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query utilizations.
     ///
-    /// `POST /utilizations/query` on the Network management API.
+    /// `POST /utilizations/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -314,7 +314,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query mileage reports.
     ///
-    /// `POST /mileageReports/query` on the Network management API.
+    /// `POST /mileageReports/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -333,7 +333,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query compliances.
     ///
-    /// `POST /compliances/query` on the Network management API.
+    /// `POST /compliances/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -348,7 +348,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query banners.
     ///
-    /// `POST /banners/query` on the Network management API.
+    /// `POST /banners/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -366,7 +366,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query availability reports.
     ///
-    /// `POST /availabilityReports/query` on the Network management API.
+    /// `POST /availabilityReports/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -385,7 +385,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query attention notes.
     ///
-    /// `POST /attentionNotes/query` on the Network management API.
+    /// `POST /attentionNotes/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -404,7 +404,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get entitlement settings.
     ///
-    /// `GET /entitlements/settings` on the Network management API.
+    /// `GET /entitlements/settings` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -421,7 +421,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update entitlement settings (partial).
     ///
-    /// `PATCH /entitlements/settings` on the Network management API.
+    /// `PATCH /entitlements/settings` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -439,7 +439,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List license usage reports.
     ///
-    /// `GET /entitlements/licenseUsageReports` on the Network management API.
+    /// `GET /entitlements/licenseUsageReports` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -460,7 +460,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List banners.
     ///
-    /// `GET /banners` on the Network management API.
+    /// `GET /banners` on the `network` API.
     ///
     /// - Query parameter `type` (`string`, builder method `type_`)
     /// - Query parameter `licenseType` (`BannerLicenseType`, builder method `license_type`)
@@ -475,7 +475,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List assignments.
     ///
-    /// `GET /assignments` on the Network management API.
+    /// `GET /assignments` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -492,7 +492,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create assignment.
     ///
-    /// `POST /assignments` on the Network management API.
+    /// `POST /assignments` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -510,7 +510,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete assignments.
     ///
-    /// `DELETE /assignments` on the Network management API.
+    /// `DELETE /assignments` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -529,7 +529,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update assignments (partial).
     ///
-    /// `PATCH /assignments` on the Network management API.
+    /// `PATCH /assignments` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -547,7 +547,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List assignment summaries.
     ///
-    /// `GET /assignments/summaries` on the Network management API.
+    /// `GET /assignments/summaries` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -568,7 +568,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List entitlements.
     ///
-    /// `GET /entitlements` on the Network management API.
+    /// `GET /entitlements` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -587,7 +587,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List entitlement summaries.
     ///
-    /// `GET /entitlements/summaries` on the Network management API.
+    /// `GET /entitlements/summaries` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -610,7 +610,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List license usage reports (older path).
     ///
-    /// `GET /licenseUsageReports` on the Network management API.
+    /// `GET /licenseUsageReports` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -630,7 +630,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP entitlements.
     ///
-    /// `GET /mspEntitlements` on the Network management API.
+    /// `GET /mspEntitlements` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -653,7 +653,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP entitlement summaries.
     ///
-    /// `GET /mspEntitlements/summaries` on the Network management API.
+    /// `GET /mspEntitlements/summaries` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -676,7 +676,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP banners.
     ///
-    /// `GET /mspBanners` on the Network management API.
+    /// `GET /mspBanners` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`

@@ -10,7 +10,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists historical clients, grouped by client MAC address.
     ///
-    /// `POST /historicalClients/query` on the Network management API.
+    /// `POST /historicalClients/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -31,7 +31,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists events matching a query.
     ///
-    /// `POST /events/query` on the Network management API.
+    /// `POST /events/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -48,7 +48,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists events together with the data of their venue, AP and network.
     ///
-    /// `POST /events/metas/query` on the Network management API.
+    /// `POST /events/metas/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -68,7 +68,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads event details together with the data of their venue, AP and network.
     ///
-    /// `POST /events/details/query` on the Network management API.
+    /// `POST /events/details/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -89,7 +89,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Exports the events of a date range as a CSV file.
     ///
-    /// `POST /events/csvFiles` on the Network management API.
+    /// `POST /events/csvFiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `text/csv` bytes
@@ -109,7 +109,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the last login of each member of an admin group.
     ///
-    /// `GET /events/adminGroups/{adminGroupId}/latestLogins` on the Network management API.
+    /// `GET /events/adminGroups/{adminGroupId}/latestLogins` on the `network` API.
     ///
     /// - Path parameter `adminGroupId`: Identifier of the admin group.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -132,7 +132,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists alarms matching a query.
     ///
-    /// `POST /alarms/query` on the Network management API.
+    /// `POST /alarms/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -152,7 +152,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the alarms the query selects, together with the data of their venue, AP and network.
     ///
-    /// `POST /alarms/metas/query` on the Network management API.
+    /// `POST /alarms/metas/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -172,7 +172,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Clears an alarm.
     ///
-    /// `PATCH /alarms/{alarmId}` on the Network management API.
+    /// `PATCH /alarms/{alarmId}` on the `network` API.
     ///
     /// - Path parameter `alarmId`: Identifier of the alarm.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.

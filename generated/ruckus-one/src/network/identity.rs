@@ -999,7 +999,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a DPSK pool (service).
     ///
-    /// `POST /dpskServices` on the Network management API.
+    /// `POST /dpskServices` on the `network` API.
     ///
     /// - Request body (json, required): `DpskPool`
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1023,7 +1023,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the DPSK pools (services).
     ///
-    /// `GET /dpskServices` on the Network management API.
+    /// `GET /dpskServices` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -1042,7 +1042,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one DPSK pool (service).
     ///
-    /// `GET /dpskServices/{poolId}` on the Network management API.
+    /// `GET /dpskServices/{poolId}` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Response 200: `application/json` `DpskPool`
@@ -1062,7 +1062,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces a DPSK pool (service).
     ///
-    /// `PUT /dpskServices/{poolId}` on the Network management API.
+    /// `PUT /dpskServices/{poolId}` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `DpskPool`
@@ -1091,7 +1091,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates a DPSK pool (service).
     ///
-    /// `PATCH /dpskServices/{poolId}` on the Network management API.
+    /// `PATCH /dpskServices/{poolId}` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `DpskPool`
@@ -1120,7 +1120,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Associates an identity group with a DPSK pool.
     ///
-    /// `PUT /dpskServices/{poolId}/identityGroups/{groupId}` on the Network management API.
+    /// `PUT /dpskServices/{poolId}/identityGroups/{groupId}` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Path parameter `groupId`: Identifier of the identity group.
@@ -1148,7 +1148,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the association of an identity group with a DPSK pool.
     ///
-    /// `DELETE /dpskServices/{poolId}/identityGroups/{groupId}` on the Network management API.
+    /// `DELETE /dpskServices/{poolId}/identityGroups/{groupId}` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Path parameter `groupId`: Identifier of the identity group.
@@ -1175,7 +1175,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates passphrases in a DPSK pool for an identity group.
     ///
-    /// `POST /dpskServices/{poolId}/identityGroups/{groupId}/passphrases` on the Network management API.
+    /// `POST /dpskServices/{poolId}/identityGroups/{groupId}/passphrases` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Path parameter `groupId`: Identifier of the identity group.
@@ -1201,7 +1201,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Uploads a CSV file of passphrases to a DPSK pool for an identity group.
     ///
-    /// `POST /dpskServices/{poolId}/identityGroups/{groupId}/passphrases/csvFiles` on the Network management API.
+    /// `POST /dpskServices/{poolId}/identityGroups/{groupId}/passphrases/csvFiles` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Path parameter `groupId`: Identifier of the identity group.
@@ -1229,7 +1229,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a DPSK pool linked to an identity group.
     ///
-    /// `POST /identityGroups/{identityGroupId}/dpskServices` on the Network management API.
+    /// `POST /identityGroups/{identityGroupId}/dpskServices` on the `network` API.
     ///
     /// - Path parameter `identityGroupId`: Identifier of the identity group.
     /// - Request body (json, required): `DpskPool`
@@ -1257,7 +1257,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a DPSK pool template.
     ///
-    /// `POST /templates/dpskServices` on the Network management API.
+    /// `POST /templates/dpskServices` on the `network` API.
     ///
     /// - Request body (json, required): `DpskPool`
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1284,7 +1284,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one DPSK pool template.
     ///
-    /// `GET /templates/dpskServices/{poolTemplateId}` on the Network management API.
+    /// `GET /templates/dpskServices/{poolTemplateId}` on the `network` API.
     ///
     /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
     /// - Query parameter `includeTpBasic` (`boolean`, builder method `include_tp_basic`)
@@ -1308,7 +1308,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces a DPSK pool template.
     ///
-    /// `PUT /templates/dpskServices/{poolTemplateId}` on the Network management API.
+    /// `PUT /templates/dpskServices/{poolTemplateId}` on the `network` API.
     ///
     /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
     /// - Request body (json, required): `DpskPool`
@@ -1337,7 +1337,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates a DPSK pool template.
     ///
-    /// `PATCH /templates/dpskServices/{poolTemplateId}` on the Network management API.
+    /// `PATCH /templates/dpskServices/{poolTemplateId}` on the `network` API.
     ///
     /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
     /// - Request body (json, required): `DpskPool`
@@ -1366,7 +1366,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a DPSK pool template linked to an identity group template.
     ///
-    /// `POST /templates/identityGroups/{identityGroupId}/dpskServices` on the Network management API.
+    /// `POST /templates/identityGroups/{identityGroupId}/dpskServices` on the `network` API.
     ///
     /// - Path parameter `identityGroupId`: Identifier of the identity group.
     /// - Request body (json, required): `DpskPool`
@@ -1397,7 +1397,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the DPSK pool templates of a Wi-Fi network template.
     ///
-    /// `GET /templates/wifiNetworks/{networkTemplateId}/dpskServices` on the Network management API.
+    /// `GET /templates/wifiNetworks/{networkTemplateId}/dpskServices` on the `network` API.
     ///
     /// - Path parameter `networkTemplateId`: Identifier of the Wi-Fi network template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1422,7 +1422,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates an identity group.
     ///
-    /// `POST /identityGroups` on the Network management API.
+    /// `POST /identityGroups` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1442,7 +1442,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes an identity group.
     ///
-    /// `DELETE /identityGroups/{id}` on the Network management API.
+    /// `DELETE /identityGroups/{id}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1462,7 +1462,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates an identity group.
     ///
-    /// `PATCH /identityGroups/{id}` on the Network management API.
+    /// `PATCH /identityGroups/{id}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1483,7 +1483,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Associates a MAC registration pool with an identity group.
     ///
-    /// `PUT /identityGroups/{id}/macRegistrationPools/{poolId}` on the Network management API.
+    /// `PUT /identityGroups/{id}/macRegistrationPools/{poolId}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
@@ -1511,7 +1511,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Associates a DPSK pool with an identity group.
     ///
-    /// `PUT /identityGroups/{id}/dpskPools/{dpskPoolId}` on the Network management API.
+    /// `PUT /identityGroups/{id}/dpskPools/{dpskPoolId}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `dpskPoolId`: Identifier of the DPSK pool.
@@ -1537,7 +1537,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Assigns a policy set to an identity group.
     ///
-    /// `PUT /identityGroups/{id}/policySets/{policySetId}` on the Network management API.
+    /// `PUT /identityGroups/{id}/policySets/{policySetId}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `policySetId`: Identifier of the policy set.
@@ -1563,7 +1563,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the policy set of an identity group.
     ///
-    /// `DELETE /identityGroups/{id}/policySets/{policySetId}` on the Network management API.
+    /// `DELETE /identityGroups/{id}/policySets/{policySetId}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `policySetId`: Identifier of the policy set.
@@ -1590,7 +1590,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a MAC registration pool linked to an identity group.
     ///
-    /// `POST /identityGroups/{identityGroupId}/macRegistrationPools` on the Network management API.
+    /// `POST /identityGroups/{identityGroupId}/macRegistrationPools` on the `network` API.
     ///
     /// - Path parameter `identityGroupId`: Identifier of the identity group.
     /// - Request body (json, required): `MacRegistrationPool`
@@ -1622,7 +1622,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the identities of an identity group.
     ///
-    /// `GET /identityGroups/{groupId}/identities` on the Network management API.
+    /// `GET /identityGroups/{groupId}/identities` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1642,7 +1642,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates an identity in an identity group.
     ///
-    /// `POST /identityGroups/{groupId}/identities` on the Network management API.
+    /// `POST /identityGroups/{groupId}/identities` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Request body (json, required): `Identity`
@@ -1668,7 +1668,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes several identities of an identity group.
     ///
-    /// `DELETE /identityGroups/{groupId}/identities` on the Network management API.
+    /// `DELETE /identityGroups/{groupId}/identities` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1691,7 +1691,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one identity.
     ///
-    /// `DELETE /identityGroups/{groupId}/identities/{id}` on the Network management API.
+    /// `DELETE /identityGroups/{groupId}/identities/{id}` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
@@ -1712,7 +1712,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates one identity.
     ///
-    /// `PATCH /identityGroups/{groupId}/identities/{id}` on the Network management API.
+    /// `PATCH /identityGroups/{groupId}/identities/{id}` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
@@ -1740,7 +1740,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds devices to an identity.
     ///
-    /// `POST /identityGroups/{groupId}/identities/{id}/devices` on the Network management API.
+    /// `POST /identityGroups/{groupId}/identities/{id}/devices` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
@@ -1766,7 +1766,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes a device, by MAC address, from an identity.
     ///
-    /// `DELETE /identityGroups/{groupId}/identities/{id}/devices/{macAddress}` on the Network management API.
+    /// `DELETE /identityGroups/{groupId}/identities/{id}/devices/{macAddress}` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
@@ -1793,7 +1793,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes an Ethernet port assignment (device MAC address and port index) from an identity.
     ///
-    /// `DELETE /identityGroups/{groupId}/identities/{id}/ethernetPorts/{macAddress}/{portIndex}` on the Network management API.
+    /// `DELETE /identityGroups/{groupId}/identities/{id}/ethernetPorts/{macAddress}/{portIndex}` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
@@ -1822,7 +1822,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Sets the Ethernet ports of an identity in a venue.
     ///
-    /// `PUT /identityGroups/{groupId}/identities/{id}/venues/{venueId}/ethernetPorts` on the Network management API.
+    /// `PUT /identityGroups/{groupId}/identities/{id}/venues/{venueId}/ethernetPorts` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
@@ -1852,7 +1852,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Imports identities into an identity group from a CSV file.
     ///
-    /// `POST /identityGroups/{groupId}/identities/csvFile` on the Network management API.
+    /// `POST /identityGroups/{groupId}/identities/csvFile` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Request body (multipart, required): multipart form with parts `file`
@@ -1878,7 +1878,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Exports identities as a CSV file.
     ///
-    /// `POST /identities/csvFile` on the Network management API.
+    /// `POST /identities/csvFile` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `text/csv` bytes
@@ -1897,7 +1897,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the MAC registration pools.
     ///
-    /// `GET /macRegistrationPools` on the Network management API.
+    /// `GET /macRegistrationPools` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -1916,7 +1916,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a MAC registration pool.
     ///
-    /// `POST /macRegistrationPools` on the Network management API.
+    /// `POST /macRegistrationPools` on the `network` API.
     ///
     /// - Request body (json, required): `MacRegistrationPool`
     /// - Response 202: `application/json` `AsyncResult` (Accepted; pool creation is in progress.)
@@ -1944,7 +1944,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the MAC registration pools.
     ///
-    /// `POST /macRegistrationPools/query` on the Network management API.
+    /// `POST /macRegistrationPools/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -1965,7 +1965,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the registrations of a MAC registration pool.
     ///
-    /// `GET /macRegistrationPools/{poolId}/registrations` on the Network management API.
+    /// `GET /macRegistrationPools/{poolId}/registrations` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1985,7 +1985,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates registrations in a MAC registration pool.
     ///
-    /// `POST /macRegistrationPools/{poolId}/registrations` on the Network management API.
+    /// `POST /macRegistrationPools/{poolId}/registrations` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2010,7 +2010,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes registrations of a MAC registration pool.
     ///
-    /// `DELETE /macRegistrationPools/{poolId}/registrations` on the Network management API.
+    /// `DELETE /macRegistrationPools/{poolId}/registrations` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Response 202: `application/json` `AsyncResult` (Accepted; the bulk deletion is in progress.)
@@ -2036,7 +2036,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the registrations of a MAC registration pool.
     ///
-    /// `POST /macRegistrationPools/{poolId}/registrations/query` on the Network management API.
+    /// `POST /macRegistrationPools/{poolId}/registrations/query` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -2058,7 +2058,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Assigns a policy set to a MAC registration pool.
     ///
-    /// `PUT /macRegistrationPools/{id}/policySets/{policySetId}` on the Network management API.
+    /// `PUT /macRegistrationPools/{id}/policySets/{policySetId}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the MAC registration pool.
     /// - Path parameter `policySetId`: Identifier of the policy set.
@@ -2086,7 +2086,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the policy set of a MAC registration pool.
     ///
-    /// `DELETE /macRegistrationPools/{id}/policySets/{policySetId}` on the Network management API.
+    /// `DELETE /macRegistrationPools/{id}/policySets/{policySetId}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the MAC registration pool.
     /// - Path parameter `policySetId`: Identifier of the policy set.
@@ -2113,7 +2113,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the MAC registration pools used by a Wi-Fi network.
     ///
-    /// `GET /wifiNetworks/{networkId}/macRegistrationPools` on the Network management API.
+    /// `GET /wifiNetworks/{networkId}/macRegistrationPools` on the `network` API.
     ///
     /// - Path parameter `networkId`: Identifier of the Wi-Fi network.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2138,7 +2138,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one certificate.
     ///
-    /// `GET /certificates/{certId}` on the Network management API.
+    /// `GET /certificates/{certId}` on the `network` API.
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
     /// - Response 200: `application/json` `Certificate`
@@ -2158,7 +2158,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Downloads the certificate's private key as a PKCS #12 file.
     ///
-    /// `POST /certificates/{certId}` on the Network management API.
+    /// `POST /certificates/{certId}` on the `network` API.
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2184,7 +2184,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates one certificate.
     ///
-    /// `PATCH /certificates/{certId}` on the Network management API.
+    /// `PATCH /certificates/{certId}` on the `network` API.
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2205,7 +2205,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the chain of a certificate.
     ///
-    /// `GET /certificates/{certId}/chains` on the Network management API.
+    /// `GET /certificates/{certId}/chains` on the `network` API.
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2225,7 +2225,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a certificate authority.
     ///
-    /// `POST /certificateAuthorities` on the Network management API.
+    /// `POST /certificateAuthorities` on the `network` API.
     ///
     /// - Request body (json, required): `CertificateAuthority`
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2249,7 +2249,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one certificate authority.
     ///
-    /// `GET /certificateAuthorities/{caId}` on the Network management API.
+    /// `GET /certificateAuthorities/{caId}` on the `network` API.
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Response 200: `application/json` `CertificateAuthority`
@@ -2269,7 +2269,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a certificate template under a certificate authority.
     ///
-    /// `POST /certificateAuthorities/{caId}/templates` on the Network management API.
+    /// `POST /certificateAuthorities/{caId}/templates` on the `network` API.
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `CertificateTemplate`
@@ -2295,7 +2295,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a subordinate certificate authority.
     ///
-    /// `POST /certificateAuthorities/{caId}/subCas` on the Network management API.
+    /// `POST /certificateAuthorities/{caId}/subCas` on the `network` API.
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `CertificateAuthority`
@@ -2323,7 +2323,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Issues a certificate from a certificate authority.
     ///
-    /// `POST /certificateAuthorities/{caId}/certificates` on the Network management API.
+    /// `POST /certificateAuthorities/{caId}/certificates` on the `network` API.
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `Certificate`
@@ -2349,7 +2349,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one certificate template.
     ///
-    /// `GET /certificateTemplates/{templateId}` on the Network management API.
+    /// `GET /certificateTemplates/{templateId}` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Response 200: `application/json` `CertificateTemplate`
@@ -2372,7 +2372,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates one certificate template.
     ///
-    /// `PATCH /certificateTemplates/{templateId}` on the Network management API.
+    /// `PATCH /certificateTemplates/{templateId}` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2396,7 +2396,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a SCEP enrolment key for a certificate template.
     ///
-    /// `POST /certificateTemplates/{templateId}/scepKeys` on the Network management API.
+    /// `POST /certificateTemplates/{templateId}/scepKeys` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Request body (json, required): `ScepKey`
@@ -2426,7 +2426,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the certificates a template issued to one identity.
     ///
-    /// `POST /certificateTemplates/{templateId}/identities/{identityId}/certificates/query` on the Network management API.
+    /// `POST /certificateTemplates/{templateId}/identities/{identityId}/certificates/query` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Path parameter `identityId`: Identifier of the identity.
@@ -2458,7 +2458,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the certificates issued by one certificate template.
     ///
-    /// `POST /certificateTemplates/{templateId}/certificates/query` on the Network management API.
+    /// `POST /certificateTemplates/{templateId}/certificates/query` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Request body (json, optional, builder method `body`): `CertificateQueryRequest`
@@ -2488,7 +2488,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the certificates of all certificate templates.
     ///
-    /// `POST /certificateTemplates/certificates/query` on the Network management API.
+    /// `POST /certificateTemplates/certificates/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `CertificateQueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -2512,7 +2512,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes certificates issued by a certificate template.
     ///
-    /// `DELETE /certificateTemplates/{templateId}/certificates` on the Network management API.
+    /// `DELETE /certificateTemplates/{templateId}/certificates` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2540,7 +2540,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the certificates used by a RADIUS profile.
     ///
-    /// `GET /radiusProfiles/{radiusProfileId}/certificates` on the Network management API.
+    /// `GET /radiusProfiles/{radiusProfileId}/certificates` on the `network` API.
     ///
     /// - Path parameter `radiusProfileId`: Identifier of the RADIUS profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2565,7 +2565,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the certificate authorities used by a RADIUS profile.
     ///
-    /// `GET /radiusProfiles/{radiusProfileId}/certificateAuthorities` on the Network management API.
+    /// `GET /radiusProfiles/{radiusProfileId}/certificateAuthorities` on the `network` API.
     ///
     /// - Path parameter `radiusProfileId`: Identifier of the RADIUS profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2590,7 +2590,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a SAML identity provider profile.
     ///
-    /// `POST /samlIdpProfiles` on the Network management API.
+    /// `POST /samlIdpProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2610,7 +2610,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one SAML identity provider profile.
     ///
-    /// `GET /samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
+    /// `GET /samlIdpProfiles/{samlIdpProfileId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2633,7 +2633,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces a SAML identity provider profile.
     ///
-    /// `PUT /samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
+    /// `PUT /samlIdpProfiles/{samlIdpProfileId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2657,7 +2657,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates a SAML identity provider profile.
     ///
-    /// `PATCH /samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
+    /// `PATCH /samlIdpProfiles/{samlIdpProfileId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2681,7 +2681,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes a SAML identity provider profile.
     ///
-    /// `DELETE /samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
+    /// `DELETE /samlIdpProfiles/{samlIdpProfileId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2704,7 +2704,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Sets a certificate as signing certificate of a SAML identity provider profile.
     ///
-    /// `PUT /samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}` on the Network management API.
+    /// `PUT /samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
@@ -2732,7 +2732,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes a signing certificate from a SAML identity provider profile.
     ///
-    /// `DELETE /samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}` on the Network management API.
+    /// `DELETE /samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
@@ -2759,7 +2759,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Sets a certificate as encryption certificate of a SAML identity provider profile.
     ///
-    /// `PUT /samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}` on the Network management API.
+    /// `PUT /samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
@@ -2787,7 +2787,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes an encryption certificate from a SAML identity provider profile.
     ///
-    /// `DELETE /samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}` on the Network management API.
+    /// `DELETE /samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
@@ -2814,7 +2814,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Uses a SAML identity provider profile on a Wi-Fi network.
     ///
-    /// `PUT /wifiNetworks/{wifiNetworkId}/samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
+    /// `PUT /wifiNetworks/{wifiNetworkId}/samlIdpProfiles/{samlIdpProfileId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
@@ -2842,7 +2842,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Uses a certificate template on a Wi-Fi network.
     ///
-    /// `PUT /wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` on the Network management API.
+    /// `PUT /wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `certificateTemplateId`: Identifier of the certificate template.
@@ -2870,7 +2870,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Stops using a certificate template on a Wi-Fi network.
     ///
-    /// `DELETE /wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` on the Network management API.
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `certificateTemplateId`: Identifier of the certificate template.
@@ -2897,7 +2897,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Requests an evaluation of policy sets.
     ///
-    /// `POST /policySetEvaluations` on the Network management API.
+    /// `POST /policySetEvaluations` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2917,7 +2917,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Requests an evaluation report for one policy set.
     ///
-    /// `POST /policySets/{policySetId}/evaluationReports` on the Network management API.
+    /// `POST /policySets/{policySetId}/evaluationReports` on the `network` API.
     ///
     /// - Path parameter `policySetId`: Identifier of the policy set.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2943,7 +2943,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the policy sets.
     ///
-    /// `GET /policySets` on the Network management API.
+    /// `GET /policySets` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -2958,7 +2958,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the policy templates.
     ///
-    /// `GET /policyTemplates` on the Network management API.
+    /// `GET /policyTemplates` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -2977,7 +2977,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the policies of the policy templates.
     ///
-    /// `GET /policyTemplates/policies` on the Network management API.
+    /// `GET /policyTemplates/policies` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`

@@ -263,7 +263,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the switches of a venue.
     ///
-    /// `GET /venues/{venueId}/switches` on the Network management API.
+    /// `GET /venues/{venueId}/switches` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -283,7 +283,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds switches to a venue.
     ///
-    /// `POST /venues/{venueId}/switches` on the Network management API.
+    /// `POST /venues/{venueId}/switches` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -304,7 +304,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes switches of a venue.
     ///
-    /// `DELETE /venues/{venueId}/switches` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -324,7 +324,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Starts an import of switches into a venue; see get_venue_switch_import_results for the outcome.
     ///
-    /// `POST /venues/{venueId}/switches/importRequests` on the Network management API.
+    /// `POST /venues/{venueId}/switches/importRequests` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -353,7 +353,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one switch of a venue.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -378,7 +378,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one switch of a venue.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -404,7 +404,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// POST on one switch of a venue; the document does not say what it does beyond the method and path.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -430,7 +430,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one switch from a venue.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -455,7 +455,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates the position of the switch.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}/positions` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}/positions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -481,7 +481,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the port settings of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/portSettings` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/portSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -506,7 +506,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates the port settings of a switch.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}/portSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}/portSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -534,7 +534,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// POST on the port settings of a switch; purpose not shown beyond the method and path.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/portSettings` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/portSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -562,7 +562,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// POST on the port settings of the venue's switches (several switches at once).
     ///
-    /// `POST /venues/{venueId}/switches/portSettings` on the Network management API.
+    /// `POST /venues/{venueId}/switches/portSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -588,7 +588,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates the port settings of several switches of the venue at once.
     ///
-    /// `PUT /venues/{venueId}/switches/portSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/portSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -614,7 +614,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the VLANs of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/vlans` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/vlans` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -639,7 +639,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds VLAN configuration to a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/vlans` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/vlans` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -665,7 +665,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes VLANs of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/vlans` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/vlans` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -690,7 +690,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one VLAN of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -717,7 +717,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one VLAN of a switch.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -745,7 +745,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one VLAN of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -772,7 +772,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the VE ports of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/vePorts` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/vePorts` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -797,7 +797,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds VE port configuration to a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/vePorts` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/vePorts` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -823,7 +823,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes VE ports of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/vePorts` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/vePorts` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -848,7 +848,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one VE port of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -875,7 +875,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one VE port of a switch.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -903,7 +903,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one VE port of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -930,7 +930,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the static routes of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/staticRoutes` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/staticRoutes` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -955,7 +955,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds static route configuration to a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/staticRoutes` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/staticRoutes` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -983,7 +983,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes static routes of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/staticRoutes` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/staticRoutes` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1010,7 +1010,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one static route of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1037,7 +1037,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one static route of a switch.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1067,7 +1067,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one static route of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1096,7 +1096,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the LAGs of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/lags` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/lags` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1121,7 +1121,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds LAG configuration to a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/lags` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/lags` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1147,7 +1147,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes LAGs of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/lags` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/lags` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1172,7 +1172,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one LAG of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/lags/{lagId}` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1199,7 +1199,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one LAG of a switch.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1227,7 +1227,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one LAG of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1254,7 +1254,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the DHCP servers of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/dhcpServers` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/dhcpServers` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1279,7 +1279,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds DHCP server configuration to a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/dhcpServers` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/dhcpServers` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1305,7 +1305,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes DHCP servers of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/dhcpServers` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/dhcpServers` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1332,7 +1332,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one DHCP server of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1359,7 +1359,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one DHCP server of a switch.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1387,7 +1387,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one DHCP server of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1414,7 +1414,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the VLANs of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/vlans/query` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/vlans/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1441,7 +1441,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the VE ports of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/vePorts/query` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/vePorts/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1468,7 +1468,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the DHCP servers of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/dhcpServers/query` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/dhcpServers/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1495,7 +1495,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the ACLs of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/acls/query` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/acls/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1522,7 +1522,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the configuration backups of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/configBackups/query` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/configBackups/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1551,7 +1551,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the ACLs of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/acls` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/acls` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1576,7 +1576,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the combined ACLs of a switch (aclUnions).
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/aclUnions` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/aclUnions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1601,7 +1601,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the combined VLANs of a switch (vlanUnions).
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/vlanUnions` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/vlanUnions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1626,7 +1626,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Asks the switch to synchronize or to reboot.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/deviceRequests` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/deviceRequests` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1654,7 +1654,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Changes the state of the switch's DHCP service.
     ///
-    /// `PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates` on the Network management API.
+    /// `PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1682,7 +1682,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the configuration history details of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/configHistDetails/query` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/configHistDetails/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1711,7 +1711,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the configuration history details of one configuration transaction of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1740,7 +1740,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the configuration backups of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/configBackups` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/configBackups` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1767,7 +1767,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a configuration backup of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/configBackups` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/configBackups` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1795,7 +1795,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes configuration backups of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/configBackups` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/configBackups` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1822,7 +1822,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one configuration backup of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1849,7 +1849,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one configuration backup of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1878,7 +1878,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Restores the switch configuration from this backup.
     ///
-    /// `PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
+    /// `PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1908,7 +1908,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Compares configuration backups of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1936,7 +1936,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the formatted configuration of one backup.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
@@ -1965,7 +1965,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Requests a power cycle (powerCycleRequests); targets are given in the body, which is not shown.
     ///
-    /// `POST /venues/switches/powerCycleRequests` on the Network management API.
+    /// `POST /venues/switches/powerCycleRequests` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1989,7 +1989,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries switch (stack) members across venues.
     ///
-    /// `POST /venues/switches/members/query` on the Network management API.
+    /// `POST /venues/switches/members/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -2010,7 +2010,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries switch ports across venues; rows are switch ports.
     ///
-    /// `POST /venues/switches/switchPorts/query` on the Network management API.
+    /// `POST /venues/switches/switchPorts/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `SwitchPortQueryResult`
@@ -2034,7 +2034,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries clients of switches across venues; rows are switch clients.
     ///
-    /// `POST /venues/switches/clients/query` on the Network management API.
+    /// `POST /venues/switches/clients/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `SwitchClientQueryResult`
@@ -2058,7 +2058,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Exports the switches matching a query as a CSV file.
     ///
-    /// `POST /venues/switches/query/csvFiles` on the Network management API.
+    /// `POST /venues/switches/query/csvFiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `text/csv` bytes
@@ -2081,7 +2081,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads aggregated switch details (aggregationDetails) for the selection given in the body.
     ///
-    /// `POST /venues/switches/aggregationDetails` on the Network management API.
+    /// `POST /venues/switches/aggregationDetails` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2105,7 +2105,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the VLANs of a venue's switches.
     ///
-    /// `POST /venues/{venueId}/vlans/query` on the Network management API.
+    /// `POST /venues/{venueId}/vlans/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -2127,7 +2127,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the tagged VLANs of a venue's switches.
     ///
-    /// `POST /venues/{venueId}/taggedVlans/query` on the Network management API.
+    /// `POST /venues/{venueId}/taggedVlans/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -2149,7 +2149,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the untagged VLANs of a venue's switches.
     ///
-    /// `POST /venues/{venueId}/untaggedVlans/query` on the Network management API.
+    /// `POST /venues/{venueId}/untaggedVlans/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -2174,7 +2174,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the VE ports of a venue's switches.
     ///
-    /// `POST /venues/{venueId}/vePorts/query` on the Network management API.
+    /// `POST /venues/{venueId}/vePorts/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -2196,7 +2196,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the AAA servers of a venue's switches.
     ///
-    /// `POST /venues/{venueId}/aaaServers/query` on the Network management API.
+    /// `POST /venues/{venueId}/aaaServers/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -2218,7 +2218,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the VLANs of a venue.
     ///
-    /// `GET /venues/{venueId}/vlans` on the Network management API.
+    /// `GET /venues/{venueId}/vlans` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2238,7 +2238,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the trusted ports of a venue.
     ///
-    /// `GET /venues/{venueId}/trustedPorts` on the Network management API.
+    /// `GET /venues/{venueId}/trustedPorts` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2258,7 +2258,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the ACLs of the switch profiles applied to a venue.
     ///
-    /// `GET /venues/{venueId}/switchProfiles/acls` on the Network management API.
+    /// `GET /venues/{venueId}/switchProfiles/acls` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2281,7 +2281,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the VLANs of the switch profiles applied to a venue.
     ///
-    /// `GET /venues/{venueId}/switchProfiles/vlans` on the Network management API.
+    /// `GET /venues/{venueId}/switchProfiles/vlans` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2304,7 +2304,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the results of a switch import into a venue.
     ///
-    /// `GET /venues/{venueId}/switches/importResults` on the Network management API.
+    /// `GET /venues/{venueId}/switches/importResults` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `operationRequestId` (`string`, builder method `operation_request_id`)
@@ -2328,7 +2328,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Associates a switch profile with a venue.
     ///
-    /// `PUT /venues/{venueId}/switchProfiles/{switchProfileId}` on the Network management API.
+    /// `PUT /venues/{venueId}/switchProfiles/{switchProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
@@ -2354,7 +2354,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes a switch profile from a venue.
     ///
-    /// `DELETE /venues/{venueId}/switchProfiles/{switchProfileId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/switchProfiles/{switchProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
@@ -2381,7 +2381,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Associates a CLI template with a venue.
     ///
-    /// `PUT /venues/{venueId}/cliTemplates/{cliTemplateId}` on the Network management API.
+    /// `PUT /venues/{venueId}/cliTemplates/{cliTemplateId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
@@ -2407,7 +2407,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes a CLI template from a venue.
     ///
-    /// `DELETE /venues/{venueId}/cliTemplates/{cliTemplateId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/cliTemplates/{cliTemplateId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
@@ -2432,7 +2432,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes a switch stack of a venue, named by a switch serial number.
     ///
-    /// `DELETE /venues/{venueId}/stacks/{stackSwitchSerialNumber}` on the Network management API.
+    /// `DELETE /venues/{venueId}/stacks/{stackSwitchSerialNumber}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `stackSwitchSerialNumber`: Serial number of the stack's switch.
@@ -2457,7 +2457,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates the switch firmware upgrade schedule of a venue.
     ///
-    /// `PUT /venues/{venueId}/switchFirmwares/schedules` on the Network management API.
+    /// `PUT /venues/{venueId}/switchFirmwares/schedules` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2483,7 +2483,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a switch firmware upgrade schedule for a venue.
     ///
-    /// `POST /venues/{venueId}/switchFirmwares/schedules` on the Network management API.
+    /// `POST /venues/{venueId}/switchFirmwares/schedules` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2509,7 +2509,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes the switch firmware upgrade schedule of a venue.
     ///
-    /// `DELETE /venues/{venueId}/switchFirmwares/schedules` on the Network management API.
+    /// `DELETE /venues/{venueId}/switchFirmwares/schedules` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2534,7 +2534,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the available switch firmware versions of one kind.
     ///
-    /// `GET /switchFirmwares/versions/{versionType}` on the Network management API.
+    /// `GET /switchFirmwares/versions/{versionType}` on the `network` API.
     ///
     /// - Path parameter `versionType`: Kind of firmware versions to list.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2557,7 +2557,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the current switch firmware versions.
     ///
-    /// `GET /switchFirmwares/currentVersions` on the Network management API.
+    /// `GET /switchFirmwares/currentVersions` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -2580,7 +2580,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries switch firmware upgrade schedules.
     ///
-    /// `POST /switchFirmwares/schedules/query` on the Network management API.
+    /// `POST /switchFirmwares/schedules/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -2603,7 +2603,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the switches covered by firmware upgrade schedules.
     ///
-    /// `POST /switchFirmwares/schedules/switches/query` on the Network management API.
+    /// `POST /switchFirmwares/schedules/switches/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -2628,7 +2628,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the details of switch firmware upgrade status across venues.
     ///
-    /// `POST /venues/switchFirmwares/upgradeStatusDetails/query` on the Network management API.
+    /// `POST /venues/switchFirmwares/upgradeStatusDetails/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -2653,7 +2653,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds an AAA server to a venue's switch settings.
     ///
-    /// `POST /venues/{venueId}/aaaServers` on the Network management API.
+    /// `POST /venues/{venueId}/aaaServers` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2674,7 +2674,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes AAA servers of a venue.
     ///
-    /// `DELETE /venues/{venueId}/aaaServers` on the Network management API.
+    /// `DELETE /venues/{venueId}/aaaServers` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2694,7 +2694,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one AAA server of a venue.
     ///
-    /// `GET /venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    /// `GET /venues/{venueId}/aaaServers/{aaaServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
@@ -2719,7 +2719,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one AAA server of a venue.
     ///
-    /// `PUT /venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    /// `PUT /venues/{venueId}/aaaServers/{aaaServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
@@ -2745,7 +2745,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one AAA server of a venue.
     ///
-    /// `DELETE /venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aaaServers/{aaaServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
@@ -2770,7 +2770,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates the switch AAA settings of a venue.
     ///
-    /// `PUT /venues/{venueId}/aaaSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aaaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2794,7 +2794,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes (resets) the switch settings of a venue.
     ///
-    /// `DELETE /venues/{venueId}/switchSettings` on the Network management API.
+    /// `DELETE /venues/{venueId}/switchSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2817,7 +2817,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the switch profiles.
     ///
-    /// `GET /switchProfiles` on the Network management API.
+    /// `GET /switchProfiles` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -2836,7 +2836,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a switch profile.
     ///
-    /// `POST /switchProfiles` on the Network management API.
+    /// `POST /switchProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2856,7 +2856,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes switch profiles.
     ///
-    /// `DELETE /switchProfiles` on the Network management API.
+    /// `DELETE /switchProfiles` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -2875,7 +2875,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the ACLs of a switch profile.
     ///
-    /// `GET /switchProfiles/{switchProfileId}/acls` on the Network management API.
+    /// `GET /switchProfiles/{switchProfileId}/acls` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2898,7 +2898,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds a ACL to a switch profile.
     ///
-    /// `POST /switchProfiles/{switchProfileId}/acls` on the Network management API.
+    /// `POST /switchProfiles/{switchProfileId}/acls` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2922,7 +2922,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes ACLs of a switch profile.
     ///
-    /// `DELETE /switchProfiles/{switchProfileId}/acls` on the Network management API.
+    /// `DELETE /switchProfiles/{switchProfileId}/acls` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2945,7 +2945,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one ACL of a switch profile.
     ///
-    /// `GET /switchProfiles/{switchProfileId}/acls/{aclId}` on the Network management API.
+    /// `GET /switchProfiles/{switchProfileId}/acls/{aclId}` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Path parameter `aclId`: Identifier of the ACL.
@@ -2970,7 +2970,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one ACL of a switch profile.
     ///
-    /// `PUT /switchProfiles/{switchProfileId}/acls/{aclId}` on the Network management API.
+    /// `PUT /switchProfiles/{switchProfileId}/acls/{aclId}` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Path parameter `aclId`: Identifier of the ACL.
@@ -2996,7 +2996,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one ACL of a switch profile.
     ///
-    /// `DELETE /switchProfiles/{switchProfileId}/acls/{aclId}` on the Network management API.
+    /// `DELETE /switchProfiles/{switchProfileId}/acls/{aclId}` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Path parameter `aclId`: Identifier of the ACL.
@@ -3021,7 +3021,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the trusted ports of a switch profile.
     ///
-    /// `GET /switchProfiles/{switchProfileId}/trustedPorts` on the Network management API.
+    /// `GET /switchProfiles/{switchProfileId}/trustedPorts` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -3046,7 +3046,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds a trusted port to a switch profile.
     ///
-    /// `POST /switchProfiles/{switchProfileId}/trustedPorts` on the Network management API.
+    /// `POST /switchProfiles/{switchProfileId}/trustedPorts` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -3072,7 +3072,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes trusted ports of a switch profile.
     ///
-    /// `DELETE /switchProfiles/{switchProfileId}/trustedPorts` on the Network management API.
+    /// `DELETE /switchProfiles/{switchProfileId}/trustedPorts` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -3097,7 +3097,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one trusted port of a switch profile.
     ///
-    /// `GET /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` on the Network management API.
+    /// `GET /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Path parameter `trustedPortId`: Identifier of the trusted port.
@@ -3122,7 +3122,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one trusted port of a switch profile.
     ///
-    /// `PUT /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` on the Network management API.
+    /// `PUT /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Path parameter `trustedPortId`: Identifier of the trusted port.
@@ -3150,7 +3150,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one trusted port of a switch profile.
     ///
-    /// `DELETE /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` on the Network management API.
+    /// `DELETE /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Path parameter `trustedPortId`: Identifier of the trusted port.
@@ -3177,7 +3177,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the VLANs of a switch profile.
     ///
-    /// `GET /switchProfiles/{switchProfileId}/vlans` on the Network management API.
+    /// `GET /switchProfiles/{switchProfileId}/vlans` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -3200,7 +3200,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds a VLAN to a switch profile.
     ///
-    /// `POST /switchProfiles/{switchProfileId}/vlans` on the Network management API.
+    /// `POST /switchProfiles/{switchProfileId}/vlans` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -3224,7 +3224,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes VLANs of a switch profile.
     ///
-    /// `DELETE /switchProfiles/{switchProfileId}/vlans` on the Network management API.
+    /// `DELETE /switchProfiles/{switchProfileId}/vlans` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -3247,7 +3247,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one VLAN of a switch profile.
     ///
-    /// `GET /switchProfiles/{switchProfileId}/vlans/{vlanId}` on the Network management API.
+    /// `GET /switchProfiles/{switchProfileId}/vlans/{vlanId}` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
@@ -3272,7 +3272,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one VLAN of a switch profile.
     ///
-    /// `PUT /switchProfiles/{switchProfileId}/vlans/{vlanId}` on the Network management API.
+    /// `PUT /switchProfiles/{switchProfileId}/vlans/{vlanId}` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
@@ -3298,7 +3298,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one VLAN of a switch profile.
     ///
-    /// `DELETE /switchProfiles/{switchProfileId}/vlans/{vlanId}` on the Network management API.
+    /// `DELETE /switchProfiles/{switchProfileId}/vlans/{vlanId}` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
@@ -3323,7 +3323,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the switch CLI templates.
     ///
-    /// `GET /cliTemplates` on the Network management API.
+    /// `GET /cliTemplates` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -3342,7 +3342,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a switch CLI template.
     ///
-    /// `POST /cliTemplates` on the Network management API.
+    /// `POST /cliTemplates` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -3362,7 +3362,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one CLI template.
     ///
-    /// `GET /cliTemplates/{cliTemplateId}` on the Network management API.
+    /// `GET /cliTemplates/{cliTemplateId}` on the `network` API.
     ///
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -3382,7 +3382,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one CLI template.
     ///
-    /// `PUT /cliTemplates/{cliTemplateId}` on the Network management API.
+    /// `PUT /cliTemplates/{cliTemplateId}` on the `network` API.
     ///
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -3403,7 +3403,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one CLI template.
     ///
-    /// `DELETE /cliTemplates/{cliTemplateId}` on the Network management API.
+    /// `DELETE /cliTemplates/{cliTemplateId}` on the `network` API.
     ///
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -3423,7 +3423,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a web authentication page template for switches.
     ///
-    /// `POST /webAuthPageTemplates` on the Network management API.
+    /// `POST /webAuthPageTemplates` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -3443,7 +3443,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the web authentication page templates.
     ///
-    /// `POST /webAuthPageTemplates/query` on the Network management API.
+    /// `POST /webAuthPageTemplates/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -3464,7 +3464,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the switches that use a web authentication page template.
     ///
-    /// `GET /webAuthPageTemplates/{templateId}/switches` on the Network management API.
+    /// `GET /webAuthPageTemplates/{templateId}/switches` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the web authentication page template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -3489,7 +3489,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the switches. Venue-less legacy form.
     ///
-    /// `GET /switches` on the Network management API.
+    /// `GET /switches` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -3511,7 +3511,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds switches. Venue-less legacy form.
     ///
-    /// `POST /switches` on the Network management API.
+    /// `POST /switches` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -3534,7 +3534,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes switches. Venue-less legacy form.
     ///
-    /// `DELETE /switches` on the Network management API.
+    /// `DELETE /switches` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -3556,7 +3556,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}` on the Network management API.
+    /// `GET /switches/{switchId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` `Switch`
@@ -3579,7 +3579,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one switch. Venue-less legacy form.
     ///
-    /// `PUT /switches/{switchId}` on the Network management API.
+    /// `PUT /switches/{switchId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -3603,7 +3603,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// POST on one switch; the document does not say what it does beyond the method and path. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}` on the Network management API.
+    /// `POST /switches/{switchId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -3627,7 +3627,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one switch. Venue-less legacy form.
     ///
-    /// `DELETE /switches/{switchId}` on the Network management API.
+    /// `DELETE /switches/{switchId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -3650,7 +3650,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates the position of the switch. Venue-less legacy form.
     ///
-    /// `PUT /switches/{switchId}/positions` on the Network management API.
+    /// `PUT /switches/{switchId}/positions` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -3677,7 +3677,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the port settings of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/portSettings` on the Network management API.
+    /// `GET /switches/{switchId}/portSettings` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -3703,7 +3703,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates the port settings of a switch. Venue-less legacy form.
     ///
-    /// `PUT /switches/{switchId}/portSettings` on the Network management API.
+    /// `PUT /switches/{switchId}/portSettings` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -3732,7 +3732,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// POST on the port settings of a switch; purpose not shown beyond the method and path. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/portSettings` on the Network management API.
+    /// `POST /switches/{switchId}/portSettings` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -3761,7 +3761,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the VLANs of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/vlans` on the Network management API.
+    /// `GET /switches/{switchId}/vlans` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -3787,7 +3787,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds VLAN configuration to a switch. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/vlans` on the Network management API.
+    /// `POST /switches/{switchId}/vlans` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -3814,7 +3814,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes VLANs of a switch. Venue-less legacy form.
     ///
-    /// `DELETE /switches/{switchId}/vlans` on the Network management API.
+    /// `DELETE /switches/{switchId}/vlans` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -3840,7 +3840,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one VLAN of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/vlans/{vlanId}` on the Network management API.
+    /// `GET /switches/{switchId}/vlans/{vlanId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
@@ -3868,7 +3868,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one VLAN of a switch. Venue-less legacy form.
     ///
-    /// `PUT /switches/{switchId}/vlans/{vlanId}` on the Network management API.
+    /// `PUT /switches/{switchId}/vlans/{vlanId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
@@ -3897,7 +3897,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one VLAN of a switch. Venue-less legacy form.
     ///
-    /// `DELETE /switches/{switchId}/vlans/{vlanId}` on the Network management API.
+    /// `DELETE /switches/{switchId}/vlans/{vlanId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
@@ -3925,7 +3925,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the VE ports of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/vePorts` on the Network management API.
+    /// `GET /switches/{switchId}/vePorts` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -3951,7 +3951,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds VE port configuration to a switch. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/vePorts` on the Network management API.
+    /// `POST /switches/{switchId}/vePorts` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -3978,7 +3978,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes VE ports of a switch. Venue-less legacy form.
     ///
-    /// `DELETE /switches/{switchId}/vePorts` on the Network management API.
+    /// `DELETE /switches/{switchId}/vePorts` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -4004,7 +4004,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one VE port of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/vePorts/{vePortId}` on the Network management API.
+    /// `GET /switches/{switchId}/vePorts/{vePortId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vePortId`: Identifier of the VE port.
@@ -4032,7 +4032,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one VE port of a switch. Venue-less legacy form.
     ///
-    /// `PUT /switches/{switchId}/vePorts/{vePortId}` on the Network management API.
+    /// `PUT /switches/{switchId}/vePorts/{vePortId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vePortId`: Identifier of the VE port.
@@ -4061,7 +4061,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one VE port of a switch. Venue-less legacy form.
     ///
-    /// `DELETE /switches/{switchId}/vePorts/{vePortId}` on the Network management API.
+    /// `DELETE /switches/{switchId}/vePorts/{vePortId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vePortId`: Identifier of the VE port.
@@ -4089,7 +4089,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the static routes of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/staticRoutes` on the Network management API.
+    /// `GET /switches/{switchId}/staticRoutes` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -4117,7 +4117,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds static route configuration to a switch. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/staticRoutes` on the Network management API.
+    /// `POST /switches/{switchId}/staticRoutes` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -4146,7 +4146,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes static routes of a switch. Venue-less legacy form.
     ///
-    /// `DELETE /switches/{switchId}/staticRoutes` on the Network management API.
+    /// `DELETE /switches/{switchId}/staticRoutes` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -4174,7 +4174,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one static route of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
+    /// `GET /switches/{switchId}/staticRoutes/{staticRouteId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `staticRouteId`: Identifier of the static route.
@@ -4202,7 +4202,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one static route of a switch. Venue-less legacy form.
     ///
-    /// `PUT /switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
+    /// `PUT /switches/{switchId}/staticRoutes/{staticRouteId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `staticRouteId`: Identifier of the static route.
@@ -4233,7 +4233,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one static route of a switch. Venue-less legacy form.
     ///
-    /// `DELETE /switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
+    /// `DELETE /switches/{switchId}/staticRoutes/{staticRouteId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `staticRouteId`: Identifier of the static route.
@@ -4263,7 +4263,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the LAGs of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/lags` on the Network management API.
+    /// `GET /switches/{switchId}/lags` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -4286,7 +4286,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds LAG configuration to a switch. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/lags` on the Network management API.
+    /// `POST /switches/{switchId}/lags` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -4313,7 +4313,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes LAGs of a switch. Venue-less legacy form.
     ///
-    /// `DELETE /switches/{switchId}/lags` on the Network management API.
+    /// `DELETE /switches/{switchId}/lags` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -4339,7 +4339,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one LAG of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/lags/{lagId}` on the Network management API.
+    /// `GET /switches/{switchId}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `lagId`: Identifier of the link aggregation group.
@@ -4367,7 +4367,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one LAG of a switch. Venue-less legacy form.
     ///
-    /// `PUT /switches/{switchId}/lags/{lagId}` on the Network management API.
+    /// `PUT /switches/{switchId}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `lagId`: Identifier of the link aggregation group.
@@ -4396,7 +4396,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one LAG of a switch. Venue-less legacy form.
     ///
-    /// `DELETE /switches/{switchId}/lags/{lagId}` on the Network management API.
+    /// `DELETE /switches/{switchId}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `lagId`: Identifier of the link aggregation group.
@@ -4424,7 +4424,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the DHCP servers of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/dhcpServers` on the Network management API.
+    /// `GET /switches/{switchId}/dhcpServers` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -4450,7 +4450,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds DHCP server configuration to a switch. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/dhcpServers` on the Network management API.
+    /// `POST /switches/{switchId}/dhcpServers` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -4479,7 +4479,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes DHCP servers of a switch. Venue-less legacy form.
     ///
-    /// `DELETE /switches/{switchId}/dhcpServers` on the Network management API.
+    /// `DELETE /switches/{switchId}/dhcpServers` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -4507,7 +4507,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one DHCP server of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
+    /// `GET /switches/{switchId}/dhcpServers/{dhcpServerId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
@@ -4535,7 +4535,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one DHCP server of a switch. Venue-less legacy form.
     ///
-    /// `PUT /switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
+    /// `PUT /switches/{switchId}/dhcpServers/{dhcpServerId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
@@ -4566,7 +4566,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one DHCP server of a switch. Venue-less legacy form.
     ///
-    /// `DELETE /switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
+    /// `DELETE /switches/{switchId}/dhcpServers/{dhcpServerId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
@@ -4596,7 +4596,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the VLANs of a switch. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/vlans/query` on the Network management API.
+    /// `POST /switches/{switchId}/vlans/query` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -4624,7 +4624,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the VE ports of a switch. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/vePorts/query` on the Network management API.
+    /// `POST /switches/{switchId}/vePorts/query` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -4652,7 +4652,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the DHCP servers of a switch. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/dhcpServers/query` on the Network management API.
+    /// `POST /switches/{switchId}/dhcpServers/query` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -4682,7 +4682,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the ACLs of a switch. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/acls/query` on the Network management API.
+    /// `POST /switches/{switchId}/acls/query` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -4710,7 +4710,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the configuration backups of a switch. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/configBackups/query` on the Network management API.
+    /// `POST /switches/{switchId}/configBackups/query` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -4740,7 +4740,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the ACLs of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/acls` on the Network management API.
+    /// `GET /switches/{switchId}/acls` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -4763,7 +4763,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the combined ACLs of a switch (aclUnions). Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/aclUnions` on the Network management API.
+    /// `GET /switches/{switchId}/aclUnions` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -4789,7 +4789,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the combined VLANs of a switch (vlanUnions). Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/vlanUnions` on the Network management API.
+    /// `GET /switches/{switchId}/vlanUnions` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -4815,7 +4815,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Asks the switch to synchronize or to reboot. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/deviceRequests` on the Network management API.
+    /// `POST /switches/{switchId}/deviceRequests` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -4844,7 +4844,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Changes the state of the switch's DHCP service. Venue-less legacy form.
     ///
-    /// `PATCH /switches/{switchId}/dhcpServerStates` on the Network management API.
+    /// `PATCH /switches/{switchId}/dhcpServerStates` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -4873,7 +4873,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the configuration history details of a switch. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/configHistDetails/query` on the Network management API.
+    /// `POST /switches/{switchId}/configHistDetails/query` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -4903,7 +4903,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the configuration history details of one configuration transaction of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/transactions/{transactionId}/configHistDetails` on the Network management API.
+    /// `GET /switches/{switchId}/transactions/{transactionId}/configHistDetails` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `transactionId`: Identifier of the configuration transaction.
@@ -4933,7 +4933,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the configuration backups of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/configBackups` on the Network management API.
+    /// `GET /switches/{switchId}/configBackups` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -4961,7 +4961,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a configuration backup of a switch. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/configBackups` on the Network management API.
+    /// `POST /switches/{switchId}/configBackups` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -4990,7 +4990,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes configuration backups of a switch. Venue-less legacy form.
     ///
-    /// `DELETE /switches/{switchId}/configBackups` on the Network management API.
+    /// `DELETE /switches/{switchId}/configBackups` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -5018,7 +5018,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one configuration backup of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
+    /// `GET /switches/{switchId}/configBackups/{configBackupId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
@@ -5046,7 +5046,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one configuration backup of a switch. Venue-less legacy form.
     ///
-    /// `DELETE /switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
+    /// `DELETE /switches/{switchId}/configBackups/{configBackupId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
@@ -5076,7 +5076,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Restores the switch configuration from this backup. Venue-less legacy form.
     ///
-    /// `PATCH /switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
+    /// `PATCH /switches/{switchId}/configBackups/{configBackupId}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
@@ -5107,7 +5107,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Compares configuration backups of a switch. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/configBackups/comparisons` on the Network management API.
+    /// `POST /switches/{switchId}/configBackups/comparisons` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -5136,7 +5136,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the formatted configuration of one backup. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/configBackups/{configBackupId}/formattedConfigs` on the Network management API.
+    /// `GET /switches/{switchId}/configBackups/{configBackupId}/formattedConfigs` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
@@ -5166,7 +5166,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the DHCP lease tables of a switch. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/dhcpServers/leaseTables` on the Network management API.
+    /// `GET /switches/{switchId}/dhcpServers/leaseTables` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -5194,7 +5194,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Starts a troubleshooting (debug) request on a switch. Venue-less legacy form.
     ///
-    /// `POST /switches/{switchId}/debugRequests` on the Network management API.
+    /// `POST /switches/{switchId}/debugRequests` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -5223,7 +5223,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the result of a troubleshooting (debug) request of one type. Venue-less legacy form.
     ///
-    /// `GET /switches/{switchId}/debugRequests/{troubleshootingType}` on the Network management API.
+    /// `GET /switches/{switchId}/debugRequests/{troubleshootingType}` on the `network` API.
     ///
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `troubleshootingType`: Kind of troubleshooting (debug) request.
@@ -5251,7 +5251,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Exports the switches matching a query as a CSV file. Venue-less legacy form.
     ///
-    /// `POST /switches/query/csvFiles` on the Network management API.
+    /// `POST /switches/query/csvFiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `text/csv` bytes
@@ -5277,7 +5277,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries switch ports. Venue-less legacy form.
     ///
-    /// `POST /switches/ports/query` on the Network management API.
+    /// `POST /switches/ports/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `SwitchPortQueryResult`
@@ -5304,7 +5304,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries clients of switches. Venue-less legacy form.
     ///
-    /// `POST /switches/clients/query` on the Network management API.
+    /// `POST /switches/clients/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `SwitchClientQueryResult`

@@ -247,7 +247,7 @@ impl MspLegacyBody {
 impl<'a> super::NetworkClient<'a> {
     /// Get tenant.
     ///
-    /// `GET /tenants/{tenantId}` on the Network management API.
+    /// `GET /tenants/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -265,7 +265,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update tenant.
     ///
-    /// `PUT /tenants/{tenantId}` on the Network management API.
+    /// `PUT /tenants/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -284,7 +284,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete tenant.
     ///
-    /// `DELETE /tenants/{tenantId}` on the Network management API.
+    /// `DELETE /tenants/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -302,7 +302,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create tenant.
     ///
-    /// `POST /tenants` on the Network management API.
+    /// `POST /tenants` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -316,7 +316,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get tenant delegations.
     ///
-    /// `GET /tenants/{tenantId}/tenantDelegations` on the Network management API.
+    /// `GET /tenants/{tenantId}/tenantDelegations` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -334,7 +334,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update tenant delegations.
     ///
-    /// `PUT /tenants/{tenantId}/tenantDelegations` on the Network management API.
+    /// `PUT /tenants/{tenantId}/tenantDelegations` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -356,7 +356,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Resend invitation.
     ///
-    /// `PUT /tenants/{tenantId}/invitations` on the Network management API.
+    /// `PUT /tenants/{tenantId}/invitations` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -378,7 +378,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List tenant administrators.
     ///
-    /// `GET /tenants/{tenantId}/admins` on the Network management API.
+    /// `GET /tenants/{tenantId}/admins` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -396,7 +396,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get tenant administrator.
     ///
-    /// `GET /tenants/{tenantId}/admins/{adminId}` on the Network management API.
+    /// `GET /tenants/{tenantId}/admins/{adminId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Path parameter `adminId`: Identifier of the administrator.
@@ -419,7 +419,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update tenant administrator.
     ///
-    /// `PUT /tenants/{tenantId}/admins/{adminId}` on the Network management API.
+    /// `PUT /tenants/{tenantId}/admins/{adminId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Path parameter `adminId`: Identifier of the administrator.
@@ -443,7 +443,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete tenant administrator.
     ///
-    /// `DELETE /tenants/{tenantId}/admins/{adminId}` on the Network management API.
+    /// `DELETE /tenants/{tenantId}/admins/{adminId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Path parameter `adminId`: Identifier of the administrator.
@@ -466,7 +466,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get administrator delegations of a tenant.
     ///
-    /// `GET /tenants/{tenantId}/adminDelegations` on the Network management API.
+    /// `GET /tenants/{tenantId}/adminDelegations` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -487,7 +487,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update administrator delegations of a tenant.
     ///
-    /// `PUT /tenants/{tenantId}/adminDelegations` on the Network management API.
+    /// `PUT /tenants/{tenantId}/adminDelegations` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -511,7 +511,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update tenant activation.
     ///
-    /// `PUT /tenantActivations/{tenantId}` on the Network management API.
+    /// `PUT /tenantActivations/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -533,7 +533,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete tenant activation.
     ///
-    /// `DELETE /tenantActivations/{tenantId}` on the Network management API.
+    /// `DELETE /tenantActivations/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -554,7 +554,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get tenant support status.
     ///
-    /// `GET /tenantActivations/supportStatus/{tenantId}` on the Network management API.
+    /// `GET /tenantActivations/supportStatus/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -575,7 +575,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update tenant support status.
     ///
-    /// `PUT /tenantActivations/supportStatus/{tenantId}` on the Network management API.
+    /// `PUT /tenantActivations/supportStatus/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -597,7 +597,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete tenant support status.
     ///
-    /// `DELETE /tenantActivations/supportStatus/{tenantId}` on the Network management API.
+    /// `DELETE /tenantActivations/supportStatus/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -618,7 +618,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get brandings.
     ///
-    /// `GET /brandings` on the Network management API.
+    /// `GET /brandings` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -631,7 +631,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update brandings.
     ///
-    /// `PUT /brandings` on the Network management API.
+    /// `PUT /brandings` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -645,7 +645,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create branding.
     ///
-    /// `POST /brandings` on the Network management API.
+    /// `POST /brandings` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -659,7 +659,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload logo file.
     ///
-    /// `POST /logoFiles` on the Network management API.
+    /// `POST /logoFiles` on the `network` API.
     ///
     /// - Request body (multipart, required): multipart form with parts `file`
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -684,7 +684,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Download logo file.
     ///
-    /// `GET /logoFiles/{fileId}` on the Network management API.
+    /// `GET /logoFiles/{fileId}` on the `network` API.
     ///
     /// - Path parameter `fileId`: Identifier of the logo file.
     /// - Response 200: `image/*` bytes
@@ -702,7 +702,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create firmware upgrade schedule.
     ///
-    /// `POST /firmwareUpgradeSchedules` on the Network management API.
+    /// `POST /firmwareUpgradeSchedules` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -722,7 +722,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update tenant delegations (partial).
     ///
-    /// `PATCH /tenantDelegations` on the Network management API.
+    /// `PATCH /tenantDelegations` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -740,7 +740,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update administrator delegations (partial).
     ///
-    /// `PATCH /adminDelegations` on the Network management API.
+    /// `PATCH /adminDelegations` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -758,7 +758,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get own tenant.
     ///
-    /// `GET /tenants/self` on the Network management API.
+    /// `GET /tenants/self` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -771,7 +771,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create notification recipient.
     ///
-    /// `POST /tenants/notificationRecipients` on the Network management API.
+    /// `POST /tenants/notificationRecipients` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -793,7 +793,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Send mobile push notification.
     ///
-    /// `POST /tenants/mobilePushNotifications` on the Network management API.
+    /// `POST /tenants/mobilePushNotifications` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -815,7 +815,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query notification recipients.
     ///
-    /// `POST /tenants/notifications/recipients/query` on the Network management API.
+    /// `POST /tenants/notifications/recipients/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -838,7 +838,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get beta features.
     ///
-    /// `GET /tenants/betaFeatures` on the Network management API.
+    /// `GET /tenants/betaFeatures` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -855,7 +855,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update beta features.
     ///
-    /// `PUT /tenants/betaFeatures` on the Network management API.
+    /// `PUT /tenants/betaFeatures` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -873,7 +873,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get privacy settings.
     ///
-    /// `GET /tenants/privacySettings` on the Network management API.
+    /// `GET /tenants/privacySettings` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -890,7 +890,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create privacy settings.
     ///
-    /// `POST /tenants/privacySettings` on the Network management API.
+    /// `POST /tenants/privacySettings` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -908,7 +908,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update privacy settings (partial).
     ///
-    /// `PATCH /tenants/privacySettings` on the Network management API.
+    /// `PATCH /tenants/privacySettings` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -926,7 +926,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Export end-customer inventory as CSV.
     ///
-    /// `POST /msps/{mspTenantId}/ecInventories/query/csvFiles` on the Network management API.
+    /// `POST /msps/{mspTenantId}/ecInventories/query/csvFiles` on the `network` API.
     ///
     /// - Path parameter `mspTenantId`: Identifier of the managed-service-provider tenant.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -952,7 +952,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update administrators.
     ///
-    /// `PUT /admins` on the Network management API.
+    /// `PUT /admins` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -966,7 +966,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create administrator.
     ///
-    /// `POST /admins` on the Network management API.
+    /// `POST /admins` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -980,7 +980,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get administrator.
     ///
-    /// `GET /admins/{adminId}` on the Network management API.
+    /// `GET /admins/{adminId}` on the `network` API.
     ///
     /// - Path parameter `adminId`: Identifier of the administrator.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -994,7 +994,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete administrator.
     ///
-    /// `DELETE /admins/{adminId}` on the Network management API.
+    /// `DELETE /admins/{adminId}` on the `network` API.
     ///
     /// - Path parameter `adminId`: Identifier of the administrator.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1012,7 +1012,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query administrators.
     ///
-    /// `POST /admins/query` on the Network management API.
+    /// `POST /admins/query` on the `network` API.
     ///
     /// - Query parameter `includeDelegatedAdmins` (`boolean`, builder method `include_delegated_admins`)
     /// - Query parameter `includeSelectedAdmins` (`boolean`, builder method `include_selected_admins`)
@@ -1037,7 +1037,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP customers.
     ///
-    /// `GET /mspCustomers` on the Network management API.
+    /// `GET /mspCustomers` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -1057,7 +1057,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create MSP customer.
     ///
-    /// `POST /mspCustomers` on the Network management API.
+    /// `POST /mspCustomers` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `MspLegacyBody`
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1078,7 +1078,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get MSP customer.
     ///
-    /// `GET /mspCustomers/{customerId}` on the Network management API.
+    /// `GET /mspCustomers/{customerId}` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1099,7 +1099,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update MSP customer.
     ///
-    /// `PUT /mspCustomers/{customerId}` on the Network management API.
+    /// `PUT /mspCustomers/{customerId}` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
     /// - Request body (json, optional, builder method `body`): `MspLegacyBody`
@@ -1121,7 +1121,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete MSP customer.
     ///
-    /// `DELETE /mspCustomers/{customerId}` on the Network management API.
+    /// `DELETE /mspCustomers/{customerId}` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1142,7 +1142,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP administrators of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/mspadmins` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/mspadmins` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1166,7 +1166,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List administrators of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/admins` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/admins` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1190,7 +1190,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get administrator of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/admins/{adminId}` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/admins/{adminId}` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
     /// - Path parameter `adminId`: Identifier of the administrator.
@@ -1216,7 +1216,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List invitations of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/invitations` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/invitations` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1240,7 +1240,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List delegations of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/delegations` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/delegations` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1264,7 +1264,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List delegator administrators of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/delegatorAdmins` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/delegatorAdmins` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1290,7 +1290,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get activation status of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/activationStatus` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/activationStatus` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1316,7 +1316,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List logo URLs of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/logoUrls` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/logoUrls` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1340,7 +1340,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP firmware upgrade schedules.
     ///
-    /// `GET /mspCustomers/firmwareUpgradeSchedules` on the Network management API.
+    /// `GET /mspCustomers/firmwareUpgradeSchedules` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -1364,7 +1364,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP delegations.
     ///
-    /// `GET /mspCustomers/delegations` on the Network management API.
+    /// `GET /mspCustomers/delegations` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -1384,7 +1384,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP administrator associations.
     ///
-    /// `GET /mspCustomers/mspAdmins/associations` on the Network management API.
+    /// `GET /mspCustomers/mspAdmins/associations` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -1404,7 +1404,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get MSP integrator.
     ///
-    /// `GET /mspIntegrators/{integratorId}` on the Network management API.
+    /// `GET /mspIntegrators/{integratorId}` on the `network` API.
     ///
     /// - Path parameter `integratorId`: Identifier of the integrator.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1425,7 +1425,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP labels.
     ///
-    /// `GET /mspLabels` on the Network management API.
+    /// `GET /mspLabels` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -1441,7 +1441,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update MSP labels.
     ///
-    /// `PUT /mspLabels` on the Network management API.
+    /// `PUT /mspLabels` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1458,7 +1458,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create MSP label.
     ///
-    /// `POST /mspLabels` on the Network management API.
+    /// `POST /mspLabels` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1475,7 +1475,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get MSP label.
     ///
-    /// `GET /mspLabels/{mspLabel}` on the Network management API.
+    /// `GET /mspLabels/{mspLabel}` on the `network` API.
     ///
     /// - Path parameter `mspLabel`: The label.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1496,7 +1496,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP label base URLs.
     ///
-    /// `GET /mspLabels/baseUrls` on the Network management API.
+    /// `GET /mspLabels/baseUrls` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`

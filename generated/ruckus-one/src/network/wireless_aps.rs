@@ -194,7 +194,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds APs to the venue, or imports them.
     ///
-    /// `POST /venues/{venueId}/aps` on the Network management API.
+    /// `POST /venues/{venueId}/aps` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -219,7 +219,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the results of an AP import into the venue.
     ///
-    /// `GET /venues/{venueId}/aps/importResults` on the Network management API.
+    /// `GET /venues/{venueId}/aps/importResults` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -242,7 +242,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists APs across venues by query.
     ///
-    /// `POST /venues/aps/query` on the Network management API.
+    /// `POST /venues/aps/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -259,7 +259,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the clients of APs across venues by query.
     ///
-    /// `POST /venues/aps/clients/query` on the Network management API.
+    /// `POST /venues/aps/clients/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -280,7 +280,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads feature compatibility of APs, per AP (path /venues/aps/apCompatibilities/query).
     ///
-    /// `POST /venues/aps/apCompatibilities/query` on the Network management API.
+    /// `POST /venues/aps/apCompatibilities/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -303,7 +303,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads feature compatibility of APs, per venue (path /venues/apCompatibilities/query).
     ///
-    /// `POST /venues/apCompatibilities/query` on the Network management API.
+    /// `POST /venues/apCompatibilities/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -324,7 +324,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads edge application compatibility per venue, by query.
     ///
-    /// `POST /venues/edgeAppCompatibilities/query` on the Network management API.
+    /// `POST /venues/edgeAppCompatibilities/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -349,7 +349,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one AP of the venue.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -370,7 +370,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces one AP of the venue.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -396,7 +396,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes one AP from the venue.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -421,7 +421,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the antenna type settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -446,7 +446,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the antenna type settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -472,7 +472,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the band mode settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/bandModeSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/bandModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -497,7 +497,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the band mode settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/bandModeSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/bandModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -523,7 +523,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the BSS coloring settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/bssColoringSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/bssColoringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -551,7 +551,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the BSS coloring settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/bssColoringSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/bssColoringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -580,7 +580,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the client admission control settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -610,7 +610,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the client admission control settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -641,7 +641,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the directed multicast settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -668,7 +668,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the directed multicast settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -696,7 +696,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the external antenna settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -723,7 +723,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the external antenna settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -751,7 +751,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the IoT settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/iotSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/iotSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -776,7 +776,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the IoT settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/iotSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/iotSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -802,7 +802,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the LAN port settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/lanPortSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/lanPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -827,7 +827,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the LAN port settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPortSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -853,7 +853,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the LAN port specific settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -880,7 +880,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the LAN port specific settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -908,7 +908,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the LED settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/ledSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/ledSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -933,7 +933,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the LED settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/ledSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/ledSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -959,7 +959,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the management traffic VLAN settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -986,7 +986,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the management traffic VLAN settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1014,7 +1014,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the mesh settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/meshSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/meshSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1039,7 +1039,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the mesh settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/meshSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/meshSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1065,7 +1065,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the network settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/networkSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/networkSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1090,7 +1090,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the network settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/networkSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/networkSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1116,7 +1116,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the radio settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/radioSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/radioSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1144,7 +1144,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the radio settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/radioSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/radioSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1173,7 +1173,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the smart monitor settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1198,7 +1198,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the smart monitor settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1226,7 +1226,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the SNMP agent profile settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1253,7 +1253,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the SNMP agent profile settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1281,7 +1281,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the sticky client steering settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1308,7 +1308,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the sticky client steering settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1336,7 +1336,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes the sticky client steering settings of one AP.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1363,7 +1363,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the USB port settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/usbPortSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/usbPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1388,7 +1388,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the USB port settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/usbPortSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/usbPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1414,7 +1414,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the picture of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/pictures` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/pictures` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1439,7 +1439,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Uploads the picture of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/pictures` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/pictures` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1470,7 +1470,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the picture of one AP.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/pictures` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/pictures` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1495,7 +1495,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the capabilities of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/capabilities` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/capabilities` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1523,7 +1523,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the DHCP settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/dhcpSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/dhcpSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1548,7 +1548,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the logs of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/logs` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/logs` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1569,7 +1569,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the packet capture of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/packets` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/packets` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1594,7 +1594,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the available Wi-Fi channels of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1619,7 +1619,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the Wi-Fi DHCP client leases of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpClientLeases` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpClientLeases` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1644,7 +1644,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the Wi-Fi DHCP pool usages of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpPoolUsages` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpPoolUsages` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1669,7 +1669,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Acts on one client of the AP (partial update).
     ///
-    /// `PATCH /venues/{venueId}/aps/{serialNumber}/clients/{clientMacAddress}` on the Network management API.
+    /// `PATCH /venues/{venueId}/aps/{serialNumber}/clients/{clientMacAddress}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1697,7 +1697,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Runs diagnosis commands on the AP.
     ///
-    /// `PATCH /venues/{venueId}/aps/{serialNumber}/diagnosisCommands` on the Network management API.
+    /// `PATCH /venues/{venueId}/aps/{serialNumber}/diagnosisCommands` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1723,7 +1723,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Requests a refresh of the AP's neighbor data.
     ///
-    /// `PATCH /venues/{venueId}/aps/{serialNumber}/neighbors` on the Network management API.
+    /// `PATCH /venues/{venueId}/aps/{serialNumber}/neighbors` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1749,7 +1749,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Starts or stops a packet capture on the AP.
     ///
-    /// `PATCH /venues/{venueId}/aps/{serialNumber}/packets` on the Network management API.
+    /// `PATCH /venues/{venueId}/aps/{serialNumber}/packets` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1775,7 +1775,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Sends a system command (such as reboot) to the AP.
     ///
-    /// `PATCH /venues/{venueId}/aps/{serialNumber}/systemCommands` on the Network management API.
+    /// `PATCH /venues/{venueId}/aps/{serialNumber}/systemCommands` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1801,7 +1801,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the neighbors of one AP by query.
     ///
-    /// `POST /venues/{venueId}/aps/{serialNumber}/neighbors/query` on the Network management API.
+    /// `POST /venues/{venueId}/aps/{serialNumber}/neighbors/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1828,7 +1828,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies the SNMP agent profile to the AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1856,7 +1856,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the SNMP agent profile from the AP.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1885,7 +1885,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies the IoT controller to the AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1913,7 +1913,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the IoT controller from the AP.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1940,7 +1940,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies the client isolation profile to the AP LAN port.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -1972,7 +1972,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the client isolation profile from the AP LAN port.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -2003,7 +2003,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies the SoftGRE profile to the AP LAN port.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -2035,7 +2035,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the SoftGRE profile from the AP LAN port.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -2066,7 +2066,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies the Ethernet port profile to the AP LAN port.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -2098,7 +2098,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the Ethernet port profile from the AP LAN port.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -2129,7 +2129,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies the multicast DNS proxy profile to the AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -2159,7 +2159,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the multicast DNS proxy profile from the AP.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
@@ -2188,7 +2188,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the position of an AP on a floor plan.
     ///
-    /// `GET /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` on the Network management API.
+    /// `GET /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `floorplanId`: Identifier of the floor plan.
@@ -2218,7 +2218,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Sets the position of an AP on a floor plan.
     ///
-    /// `PUT /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` on the Network management API.
+    /// `PUT /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `floorplanId`: Identifier of the floor plan.
@@ -2249,7 +2249,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the position of an AP on a floor plan.
     ///
-    /// `DELETE /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` on the Network management API.
+    /// `DELETE /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `floorplanId`: Identifier of the floor plan.

@@ -215,7 +215,7 @@ impl PortalServiceProfileContent {
 impl<'a> super::NetworkClient<'a> {
     /// List networks.
     ///
-    /// `GET /networks` on the Network management API.
+    /// `GET /networks` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -228,7 +228,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create network.
     ///
-    /// `POST /networks` on the Network management API.
+    /// `POST /networks` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -242,7 +242,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete networks.
     ///
-    /// `DELETE /networks` on the Network management API.
+    /// `DELETE /networks` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -255,7 +255,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get network.
     ///
-    /// `GET /networks/{networkId}` on the Network management API.
+    /// `GET /networks/{networkId}` on the `network` API.
     ///
     /// - Path parameter `networkId`: Identifier of the network.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -273,7 +273,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update network.
     ///
-    /// `PUT /networks/{networkId}` on the Network management API.
+    /// `PUT /networks/{networkId}` on the `network` API.
     ///
     /// - Path parameter `networkId`: Identifier of the network.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -292,7 +292,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete network.
     ///
-    /// `DELETE /networks/{networkId}` on the Network management API.
+    /// `DELETE /networks/{networkId}` on the `network` API.
     ///
     /// - Path parameter `networkId`: Identifier of the network.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -310,7 +310,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create Wi-Fi network.
     ///
-    /// `POST /wifiNetworks` on the Network management API.
+    /// `POST /wifiNetworks` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -328,7 +328,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update Wi-Fi network.
     ///
-    /// `PUT /wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `PUT /wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -347,7 +347,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query Wi-Fi networks.
     ///
-    /// `POST /wifiNetworks/query` on the Network management API.
+    /// `POST /wifiNetworks/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -368,7 +368,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Activates a network on a venue.
     ///
-    /// `POST /networkActivations` on the Network management API.
+    /// `POST /networkActivations` on the `network` API.
     ///
     /// - Request body (json, required): `NetworkActivation`
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -390,7 +390,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query network activations.
     ///
-    /// `POST /networkActivations/query` on the Network management API.
+    /// `POST /networkActivations/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -411,7 +411,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Posts network activation mappings; what the operation does beyond its path is not shown.
     ///
-    /// `POST /networkActivations/mappings` on the Network management API.
+    /// `POST /networkActivations/mappings` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -433,7 +433,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get network activation.
     ///
-    /// `GET /networkActivations/{networkVenueId}` on the Network management API.
+    /// `GET /networkActivations/{networkVenueId}` on the `network` API.
     ///
     /// - Path parameter `networkVenueId`: Identifier of the network activation (network and venue pair).
     /// - Response 200: `application/json` `NetworkActivation`
@@ -454,7 +454,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update network activation.
     ///
-    /// `PUT /networkActivations/{networkVenueId}` on the Network management API.
+    /// `PUT /networkActivations/{networkVenueId}` on the `network` API.
     ///
     /// - Path parameter `networkVenueId`: Identifier of the network activation (network and venue pair).
     /// - Request body (json, required): `NetworkActivation`
@@ -480,7 +480,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Settings of a Wi-Fi network on one venue.
     ///
-    /// `GET /venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` on the Network management API.
+    /// `GET /venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
@@ -503,7 +503,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update venue Wi-Fi network settings.
     ///
-    /// `PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` on the Network management API.
+    /// `PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
@@ -529,7 +529,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query Wi-Fi network AP compatibilities.
     ///
-    /// `POST /wifiNetworks/apCompatibilities/query` on the Network management API.
+    /// `POST /wifiNetworks/apCompatibilities/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -552,7 +552,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query Wi-Fi feature sets.
     ///
-    /// `POST /wifiFeatureSets/query` on the Network management API.
+    /// `POST /wifiFeatureSets/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -571,7 +571,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List QoS map sets.
     ///
-    /// `GET /networks/qosMapSets` on the Network management API.
+    /// `GET /networks/qosMapSets` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -588,7 +588,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List WISPr providers.
     ///
-    /// `GET /networks/wisprProviders` on the Network management API.
+    /// `GET /networks/wisprProviders` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -605,7 +605,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Import guest users.
     ///
-    /// `POST /networks/{networkId}/guestUsers` on the Network management API.
+    /// `POST /networks/{networkId}/guestUsers` on the `network` API.
     ///
     /// - Path parameter `networkId`: Identifier of the network.
     /// - Request body (multipart, required): multipart form with parts `file`
@@ -635,7 +635,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List guest users.
     ///
-    /// `GET /guestUsers` on the Network management API.
+    /// `GET /guestUsers` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -655,7 +655,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create guest users.
     ///
-    /// `POST /guestUsers` on the Network management API.
+    /// `POST /guestUsers` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -676,7 +676,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete guest users.
     ///
-    /// `DELETE /guestUsers` on the Network management API.
+    /// `DELETE /guestUsers` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -696,7 +696,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get guest user.
     ///
-    /// `GET /guestUsers/{guestUserId}` on the Network management API.
+    /// `GET /guestUsers/{guestUserId}` on the `network` API.
     ///
     /// - Path parameter `guestUserId`: Identifier of the guest user.
     /// - Response 200: `application/json` `GuestUser`
@@ -717,7 +717,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Patch guest user.
     ///
-    /// `PATCH /guestUsers/{guestUserId}` on the Network management API.
+    /// `PATCH /guestUsers/{guestUserId}` on the `network` API.
     ///
     /// - Path parameter `guestUserId`: Identifier of the guest user.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -742,7 +742,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete guest user.
     ///
-    /// `DELETE /guestUsers/{guestUserId}` on the Network management API.
+    /// `DELETE /guestUsers/{guestUserId}` on the `network` API.
     ///
     /// - Path parameter `guestUserId`: Identifier of the guest user.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -766,7 +766,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create guest user on a Wi-Fi network.
     ///
-    /// `POST /wifiNetworks/{wifiNetworkId}/guestUsers` on the Network management API.
+    /// `POST /wifiNetworks/{wifiNetworkId}/guestUsers` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Request body (json, required): `GuestUser`
@@ -793,7 +793,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Patch guest users of a Wi-Fi network.
     ///
-    /// `PATCH /wifiNetworks/{wifiNetworkId}/guestUsers` on the Network management API.
+    /// `PATCH /wifiNetworks/{wifiNetworkId}/guestUsers` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -815,7 +815,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get guest user of a Wi-Fi network.
     ///
-    /// `GET /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` on the Network management API.
+    /// `GET /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `guestUserId`: Identifier of the guest user.
@@ -838,7 +838,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Patch guest user of a Wi-Fi network.
     ///
-    /// `PATCH /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` on the Network management API.
+    /// `PATCH /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `guestUserId`: Identifier of the guest user.
@@ -865,7 +865,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete guest user of a Wi-Fi network.
     ///
-    /// `DELETE /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` on the Network management API.
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `guestUserId`: Identifier of the guest user.
@@ -888,7 +888,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Export guest users as CSV.
     ///
-    /// `POST /guestUsers/query/csvFiles` on the Network management API.
+    /// `POST /guestUsers/query/csvFiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `text/csv` bytes
@@ -909,7 +909,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List portal service profiles.
     ///
-    /// `GET /portalServiceProfiles` on the Network management API.
+    /// `GET /portalServiceProfiles` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -926,7 +926,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create portal service profile.
     ///
-    /// `POST /portalServiceProfiles` on the Network management API.
+    /// `POST /portalServiceProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `PortalServiceProfile`
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -948,7 +948,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete portal service profiles.
     ///
-    /// `DELETE /portalServiceProfiles` on the Network management API.
+    /// `DELETE /portalServiceProfiles` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -965,7 +965,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get portal service profile.
     ///
-    /// `GET /portalServiceProfiles/{portalServiceProfileId}` on the Network management API.
+    /// `GET /portalServiceProfiles/{portalServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Response 200: `application/json` `PortalServiceProfile`
@@ -986,7 +986,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update portal service profile.
     ///
-    /// `PUT /portalServiceProfiles/{portalServiceProfileId}` on the Network management API.
+    /// `PUT /portalServiceProfiles/{portalServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (json, required): `PortalServiceProfile`
@@ -1010,7 +1010,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete portal service profile.
     ///
-    /// `DELETE /portalServiceProfiles/{portalServiceProfileId}` on the Network management API.
+    /// `DELETE /portalServiceProfiles/{portalServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1031,7 +1031,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile powered-by image.
     ///
-    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/poweredImages` on the Network management API.
+    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/poweredImages` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (multipart, required): multipart form with parts `file`
@@ -1060,7 +1060,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile photo.
     ///
-    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/photos` on the Network management API.
+    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/photos` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (multipart, required): multipart form with parts `file`
@@ -1089,7 +1089,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile logo.
     ///
-    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/logos` on the Network management API.
+    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/logos` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (multipart, required): multipart form with parts `file`
@@ -1118,7 +1118,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile background image.
     ///
-    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/backgroundImages` on the Network management API.
+    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/backgroundImages` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (multipart, required): multipart form with parts `file`
@@ -1149,7 +1149,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Tags available to filter the portal service profile list.
     ///
-    /// `GET /portalServiceProfiles/tags` on the Network management API.
+    /// `GET /portalServiceProfiles/tags` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -1173,7 +1173,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Networks available to filter the portal service profile list.
     ///
-    /// `GET /portalServiceProfiles/networks` on the Network management API.
+    /// `GET /portalServiceProfiles/networks` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -1197,7 +1197,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List portal service profile templates.
     ///
-    /// `GET /templates/portalServiceProfiles` on the Network management API.
+    /// `GET /templates/portalServiceProfiles` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -1218,7 +1218,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create portal service profile template.
     ///
-    /// `POST /templates/portalServiceProfiles` on the Network management API.
+    /// `POST /templates/portalServiceProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `PortalServiceProfile`
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1242,7 +1242,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete portal service profile templates.
     ///
-    /// `DELETE /templates/portalServiceProfiles` on the Network management API.
+    /// `DELETE /templates/portalServiceProfiles` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -1263,7 +1263,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get portal service profile template.
     ///
-    /// `GET /templates/portalServiceProfiles/{portalServiceProfileId}` on the Network management API.
+    /// `GET /templates/portalServiceProfiles/{portalServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Response 200: `application/json` `PortalServiceProfile`
@@ -1286,7 +1286,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update portal service profile template.
     ///
-    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}` on the Network management API.
+    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (json, required): `PortalServiceProfile`
@@ -1312,7 +1312,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete portal service profile template.
     ///
-    /// `DELETE /templates/portalServiceProfiles/{portalServiceProfileId}` on the Network management API.
+    /// `DELETE /templates/portalServiceProfiles/{portalServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1335,7 +1335,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile template powered-by image.
     ///
-    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/poweredImages` on the Network management API.
+    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/poweredImages` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (multipart, required): multipart form with parts `file`
@@ -1364,7 +1364,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile template photo.
     ///
-    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/photos` on the Network management API.
+    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/photos` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (multipart, required): multipart form with parts `file`
@@ -1393,7 +1393,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile template logo.
     ///
-    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/logos` on the Network management API.
+    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/logos` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (multipart, required): multipart form with parts `file`
@@ -1422,7 +1422,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile template background image.
     ///
-    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/backgroundImages` on the Network management API.
+    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/backgroundImages` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (multipart, required): multipart form with parts `file`
@@ -1453,7 +1453,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Tags available to filter the portal service profile list.
     ///
-    /// `GET /templates/portalServiceProfiles/tags` on the Network management API.
+    /// `GET /templates/portalServiceProfiles/tags` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -1479,7 +1479,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Networks available to filter the portal service profile list.
     ///
-    /// `GET /templates/portalServiceProfiles/networks` on the Network management API.
+    /// `GET /templates/portalServiceProfiles/networks` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`

@@ -163,7 +163,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyOsVendor {
 impl<'a> super::NetworkClient<'a> {
     /// Query access control profiles.
     ///
-    /// `POST /accessControlProfiles/query` on the Network management API.
+    /// `POST /accessControlProfiles/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -185,7 +185,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get access control profile.
     ///
-    /// `GET /accessControlProfiles/{accessControlProfileId}` on the Network management API.
+    /// `GET /accessControlProfiles/{accessControlProfileId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -206,7 +206,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update access control profile.
     ///
-    /// `PUT /accessControlProfiles/{accessControlProfileId}` on the Network management API.
+    /// `PUT /accessControlProfiles/{accessControlProfileId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -228,7 +228,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete access control profile.
     ///
-    /// `DELETE /accessControlProfiles/{accessControlProfileId}` on the Network management API.
+    /// `DELETE /accessControlProfiles/{accessControlProfileId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -249,7 +249,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Add application policy to access control profile.
     ///
-    /// `PUT /accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}` on the Network management API.
+    /// `PUT /accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
@@ -275,7 +275,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Remove application policy from access control profile.
     ///
-    /// `DELETE /accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}` on the Network management API.
+    /// `DELETE /accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
@@ -300,7 +300,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Add device policy to access control profile.
     ///
-    /// `PUT /accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}` on the Network management API.
+    /// `PUT /accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
@@ -326,7 +326,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Remove device policy from access control profile.
     ///
-    /// `DELETE /accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}` on the Network management API.
+    /// `DELETE /accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
@@ -351,7 +351,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Add layer 2 ACL policy to access control profile.
     ///
-    /// `PUT /accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}` on the Network management API.
+    /// `PUT /accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
@@ -377,7 +377,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Remove layer 2 ACL policy from access control profile.
     ///
-    /// `DELETE /accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}` on the Network management API.
+    /// `DELETE /accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
@@ -402,7 +402,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Add layer 3 ACL policy to access control profile.
     ///
-    /// `PUT /accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}` on the Network management API.
+    /// `PUT /accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
@@ -428,7 +428,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Remove layer 3 ACL policy from access control profile.
     ///
-    /// `DELETE /accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}` on the Network management API.
+    /// `DELETE /accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
@@ -453,7 +453,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create application policy.
     ///
-    /// `POST /applicationPolicies` on the Network management API.
+    /// `POST /applicationPolicies` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -471,7 +471,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List application policies.
     ///
-    /// `GET /applicationPolicies` on the Network management API.
+    /// `GET /applicationPolicies` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -488,7 +488,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query application policies.
     ///
-    /// `POST /applicationPolicies/query` on the Network management API.
+    /// `POST /applicationPolicies/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -510,7 +510,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get application policy.
     ///
-    /// `GET /applicationPolicies/{applicationPolicyId}` on the Network management API.
+    /// `GET /applicationPolicies/{applicationPolicyId}` on the `network` API.
     ///
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -531,7 +531,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update application policy.
     ///
-    /// `PUT /applicationPolicies/{applicationPolicyId}` on the Network management API.
+    /// `PUT /applicationPolicies/{applicationPolicyId}` on the `network` API.
     ///
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -553,7 +553,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete application policy.
     ///
-    /// `DELETE /applicationPolicies/{applicationPolicyId}` on the Network management API.
+    /// `DELETE /applicationPolicies/{applicationPolicyId}` on the `network` API.
     ///
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -574,7 +574,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create device policy.
     ///
-    /// `POST /devicePolicies` on the Network management API.
+    /// `POST /devicePolicies` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -592,7 +592,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List device policies.
     ///
-    /// `GET /devicePolicies` on the Network management API.
+    /// `GET /devicePolicies` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -609,7 +609,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query device policies.
     ///
-    /// `POST /devicePolicies/query` on the Network management API.
+    /// `POST /devicePolicies/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -631,7 +631,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get device policy.
     ///
-    /// `GET /devicePolicies/{devicePolicyId}` on the Network management API.
+    /// `GET /devicePolicies/{devicePolicyId}` on the `network` API.
     ///
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -649,7 +649,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update device policy.
     ///
-    /// `PUT /devicePolicies/{devicePolicyId}` on the Network management API.
+    /// `PUT /devicePolicies/{devicePolicyId}` on the `network` API.
     ///
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -671,7 +671,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete device policy.
     ///
-    /// `DELETE /devicePolicies/{devicePolicyId}` on the Network management API.
+    /// `DELETE /devicePolicies/{devicePolicyId}` on the `network` API.
     ///
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -692,7 +692,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create layer 2 ACL policy.
     ///
-    /// `POST /l2AclPolicies` on the Network management API.
+    /// `POST /l2AclPolicies` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -710,7 +710,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List layer 2 ACL policies.
     ///
-    /// `GET /l2AclPolicies` on the Network management API.
+    /// `GET /l2AclPolicies` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -727,7 +727,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query layer 2 ACL policies.
     ///
-    /// `POST /l2AclPolicies/query` on the Network management API.
+    /// `POST /l2AclPolicies/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -749,7 +749,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get layer 2 ACL policy.
     ///
-    /// `GET /l2AclPolicies/{l2AclPolicyId}` on the Network management API.
+    /// `GET /l2AclPolicies/{l2AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -767,7 +767,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update layer 2 ACL policy.
     ///
-    /// `PUT /l2AclPolicies/{l2AclPolicyId}` on the Network management API.
+    /// `PUT /l2AclPolicies/{l2AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -786,7 +786,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete layer 2 ACL policy.
     ///
-    /// `DELETE /l2AclPolicies/{l2AclPolicyId}` on the Network management API.
+    /// `DELETE /l2AclPolicies/{l2AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -804,7 +804,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create layer 3 ACL policy.
     ///
-    /// `POST /l3AclPolicies` on the Network management API.
+    /// `POST /l3AclPolicies` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -822,7 +822,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List layer 3 ACL policies.
     ///
-    /// `GET /l3AclPolicies` on the Network management API.
+    /// `GET /l3AclPolicies` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -839,7 +839,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query layer 3 ACL policies.
     ///
-    /// `POST /l3AclPolicies/query` on the Network management API.
+    /// `POST /l3AclPolicies/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -861,7 +861,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get layer 3 ACL policy.
     ///
-    /// `GET /l3AclPolicies/{l3AclPolicyId}` on the Network management API.
+    /// `GET /l3AclPolicies/{l3AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -879,7 +879,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update layer 3 ACL policy.
     ///
-    /// `PUT /l3AclPolicies/{l3AclPolicyId}` on the Network management API.
+    /// `PUT /l3AclPolicies/{l3AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -898,7 +898,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete layer 3 ACL policy.
     ///
-    /// `DELETE /l3AclPolicies/{l3AclPolicyId}` on the Network management API.
+    /// `DELETE /l3AclPolicies/{l3AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -916,7 +916,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List application library categories.
     ///
-    /// `GET /applicationLibraries/{applicationLibraryId}/categories` on the Network management API.
+    /// `GET /applicationLibraries/{applicationLibraryId}/categories` on the `network` API.
     ///
     /// - Path parameter `applicationLibraryId`: Identifier of the application library.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -939,7 +939,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List applications of an application category.
     ///
-    /// `GET /applicationLibraries/{applicationLibraryId}/categories/{categoryId}/applications` on the Network management API.
+    /// `GET /applicationLibraries/{applicationLibraryId}/categories/{categoryId}/applications` on the `network` API.
     ///
     /// - Path parameter `applicationLibraryId`: Identifier of the application library.
     /// - Path parameter `categoryId`: Identifier of the application category.
@@ -964,7 +964,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get application library settings.
     ///
-    /// `GET /applicationLibrarySettings` on the Network management API.
+    /// `GET /applicationLibrarySettings` on the `network` API.
     ///
     /// - Query parameter `changesIncluded` (`boolean`, builder method `changes_included`)
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -984,7 +984,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Patch application library settings.
     ///
-    /// `PATCH /applicationLibrarySettings` on the Network management API.
+    /// `PATCH /applicationLibrarySettings` on the `network` API.
     ///
     /// - Query parameter `changesIncluded` (`boolean`, builder method `changes_included`)
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1007,7 +1007,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create client isolation profile.
     ///
-    /// `POST /clientIsolationProfiles` on the Network management API.
+    /// `POST /clientIsolationProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1027,7 +1027,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get client isolation profile.
     ///
-    /// `GET /clientIsolationProfiles/{clientIsolationProfileId}` on the Network management API.
+    /// `GET /clientIsolationProfiles/{clientIsolationProfileId}` on the `network` API.
     ///
     /// - Path parameter `clientIsolationProfileId`: Identifier of the client isolation profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1048,7 +1048,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update client isolation profile.
     ///
-    /// `PUT /clientIsolationProfiles/{clientIsolationProfileId}` on the Network management API.
+    /// `PUT /clientIsolationProfiles/{clientIsolationProfileId}` on the `network` API.
     ///
     /// - Path parameter `clientIsolationProfileId`: Identifier of the client isolation profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1072,7 +1072,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete client isolation profile.
     ///
-    /// `DELETE /clientIsolationProfiles/{clientIsolationProfileId}` on the Network management API.
+    /// `DELETE /clientIsolationProfiles/{clientIsolationProfileId}` on the `network` API.
     ///
     /// - Path parameter `clientIsolationProfileId`: Identifier of the client isolation profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1095,7 +1095,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query client isolation profiles.
     ///
-    /// `POST /clientIsolationProfiles/query` on the Network management API.
+    /// `POST /clientIsolationProfiles/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -1119,7 +1119,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create Hotspot 2.0 identity provider.
     ///
-    /// `POST /hotspot20IdentityProviders` on the Network management API.
+    /// `POST /hotspot20IdentityProviders` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1141,7 +1141,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get Hotspot 2.0 identity provider.
     ///
-    /// `GET /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the Network management API.
+    /// `GET /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1164,7 +1164,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update Hotspot 2.0 identity provider.
     ///
-    /// `PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the Network management API.
+    /// `PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1188,7 +1188,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete Hotspot 2.0 identity provider.
     ///
-    /// `DELETE /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the Network management API.
+    /// `DELETE /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1211,7 +1211,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Add RADIUS server profile to Hotspot 2.0 identity provider.
     ///
-    /// `PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}` on the Network management API.
+    /// `PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
     /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
@@ -1237,7 +1237,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Remove RADIUS server profile from Hotspot 2.0 identity provider.
     ///
-    /// `DELETE /hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}` on the Network management API.
+    /// `DELETE /hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
     /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
@@ -1262,7 +1262,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create Hotspot 2.0 operator.
     ///
-    /// `POST /hotspot20Operators` on the Network management API.
+    /// `POST /hotspot20Operators` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1280,7 +1280,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get Hotspot 2.0 operator.
     ///
-    /// `GET /hotspot20Operators/{hotspot20OperatorId}` on the Network management API.
+    /// `GET /hotspot20Operators/{hotspot20OperatorId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20OperatorId`: Identifier of the Hotspot 2.0 operator.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1301,7 +1301,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update Hotspot 2.0 operator.
     ///
-    /// `PUT /hotspot20Operators/{hotspot20OperatorId}` on the Network management API.
+    /// `PUT /hotspot20Operators/{hotspot20OperatorId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20OperatorId`: Identifier of the Hotspot 2.0 operator.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1323,7 +1323,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete Hotspot 2.0 operator.
     ///
-    /// `DELETE /hotspot20Operators/{hotspot20OperatorId}` on the Network management API.
+    /// `DELETE /hotspot20Operators/{hotspot20OperatorId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20OperatorId`: Identifier of the Hotspot 2.0 operator.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1344,7 +1344,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create LBS server profile.
     ///
-    /// `POST /lbsServerProfiles` on the Network management API.
+    /// `POST /lbsServerProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1362,7 +1362,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get LBS server profile.
     ///
-    /// `GET /lbsServerProfiles/{lbsServerProfileId}` on the Network management API.
+    /// `GET /lbsServerProfiles/{lbsServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `lbsServerProfileId`: Identifier of the LBS server profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1383,7 +1383,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update LBS server profile.
     ///
-    /// `PUT /lbsServerProfiles/{lbsServerProfileId}` on the Network management API.
+    /// `PUT /lbsServerProfiles/{lbsServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `lbsServerProfileId`: Identifier of the LBS server profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1405,7 +1405,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete LBS server profile.
     ///
-    /// `DELETE /lbsServerProfiles/{lbsServerProfileId}` on the Network management API.
+    /// `DELETE /lbsServerProfiles/{lbsServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `lbsServerProfileId`: Identifier of the LBS server profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1426,7 +1426,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query LBS server profiles.
     ///
-    /// `POST /lbsServerProfiles/query` on the Network management API.
+    /// `POST /lbsServerProfiles/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -1448,7 +1448,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create multicast DNS proxy profile.
     ///
-    /// `POST /multicastDnsProxyProfiles` on the Network management API.
+    /// `POST /multicastDnsProxyProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1470,7 +1470,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get multicast DNS proxy profile.
     ///
-    /// `GET /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the Network management API.
+    /// `GET /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the `network` API.
     ///
     /// - Path parameter `multicastDnsProxyProfileId`: Identifier of the multicast DNS proxy profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1491,7 +1491,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update multicast DNS proxy profile.
     ///
-    /// `PUT /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the Network management API.
+    /// `PUT /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the `network` API.
     ///
     /// - Path parameter `multicastDnsProxyProfileId`: Identifier of the multicast DNS proxy profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1515,7 +1515,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete multicast DNS proxy profile.
     ///
-    /// `DELETE /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the Network management API.
+    /// `DELETE /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the `network` API.
     ///
     /// - Path parameter `multicastDnsProxyProfileId`: Identifier of the multicast DNS proxy profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1538,7 +1538,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query multicast DNS proxy profiles.
     ///
-    /// `POST /multicastDnsProxyProfiles/query` on the Network management API.
+    /// `POST /multicastDnsProxyProfiles/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -1564,7 +1564,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create rogue policy.
     ///
-    /// `POST /roguePolicies` on the Network management API.
+    /// `POST /roguePolicies` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1582,7 +1582,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get rogue policy.
     ///
-    /// `GET /roguePolicies/{roguePolicyId}` on the Network management API.
+    /// `GET /roguePolicies/{roguePolicyId}` on the `network` API.
     ///
     /// - Path parameter `roguePolicyId`: Identifier of the rogue policy.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1600,7 +1600,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update rogue policy.
     ///
-    /// `PUT /roguePolicies/{roguePolicyId}` on the Network management API.
+    /// `PUT /roguePolicies/{roguePolicyId}` on the `network` API.
     ///
     /// - Path parameter `roguePolicyId`: Identifier of the rogue policy.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1619,7 +1619,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete rogue policy.
     ///
-    /// `DELETE /roguePolicies/{roguePolicyId}` on the Network management API.
+    /// `DELETE /roguePolicies/{roguePolicyId}` on the `network` API.
     ///
     /// - Path parameter `roguePolicyId`: Identifier of the rogue policy.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1637,7 +1637,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query rogue policies.
     ///
-    /// `POST /roguePolicies/query` on the Network management API.
+    /// `POST /roguePolicies/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -1659,7 +1659,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create SNMP agent profile.
     ///
-    /// `POST /snmpAgentProfiles` on the Network management API.
+    /// `POST /snmpAgentProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1677,7 +1677,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get SNMP agent profile.
     ///
-    /// `GET /snmpAgentProfiles/{snmpAgentProfileId}` on the Network management API.
+    /// `GET /snmpAgentProfiles/{snmpAgentProfileId}` on the `network` API.
     ///
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1698,7 +1698,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update SNMP agent profile.
     ///
-    /// `PUT /snmpAgentProfiles/{snmpAgentProfileId}` on the Network management API.
+    /// `PUT /snmpAgentProfiles/{snmpAgentProfileId}` on the `network` API.
     ///
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1720,7 +1720,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete SNMP agent profile.
     ///
-    /// `DELETE /snmpAgentProfiles/{snmpAgentProfileId}` on the Network management API.
+    /// `DELETE /snmpAgentProfiles/{snmpAgentProfileId}` on the `network` API.
     ///
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1741,7 +1741,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query SNMP agent profiles.
     ///
-    /// `POST /snmpAgentProfiles/query` on the Network management API.
+    /// `POST /snmpAgentProfiles/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -1763,7 +1763,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create SoftGRE profile.
     ///
-    /// `POST /softGreProfiles` on the Network management API.
+    /// `POST /softGreProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1781,7 +1781,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get SoftGRE profile.
     ///
-    /// `GET /softGreProfiles/{softGreProfileId}` on the Network management API.
+    /// `GET /softGreProfiles/{softGreProfileId}` on the `network` API.
     ///
     /// - Path parameter `softGreProfileId`: Identifier of the SoftGRE profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1802,7 +1802,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update SoftGRE profile.
     ///
-    /// `PUT /softGreProfiles/{softGreProfileId}` on the Network management API.
+    /// `PUT /softGreProfiles/{softGreProfileId}` on the `network` API.
     ///
     /// - Path parameter `softGreProfileId`: Identifier of the SoftGRE profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1824,7 +1824,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete SoftGRE profile.
     ///
-    /// `DELETE /softGreProfiles/{softGreProfileId}` on the Network management API.
+    /// `DELETE /softGreProfiles/{softGreProfileId}` on the `network` API.
     ///
     /// - Path parameter `softGreProfileId`: Identifier of the SoftGRE profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1845,7 +1845,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query SoftGRE profiles.
     ///
-    /// `POST /softGreProfiles/query` on the Network management API.
+    /// `POST /softGreProfiles/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -1867,7 +1867,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create tunnel service profile.
     ///
-    /// `POST /tunnelServiceProfiles` on the Network management API.
+    /// `POST /tunnelServiceProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `TunnelServiceProfile`
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1889,7 +1889,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get tunnel service profile.
     ///
-    /// `GET /tunnelServiceProfiles/{tunnelServiceProfileId}` on the Network management API.
+    /// `GET /tunnelServiceProfiles/{tunnelServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `tunnelServiceProfileId`: Identifier of the tunnel service profile.
     /// - Response 200: `application/json` `TunnelServiceProfile`
@@ -1910,7 +1910,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update tunnel service profile.
     ///
-    /// `PUT /tunnelServiceProfiles/{tunnelServiceProfileId}` on the Network management API.
+    /// `PUT /tunnelServiceProfiles/{tunnelServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `tunnelServiceProfileId`: Identifier of the tunnel service profile.
     /// - Request body (json, required): `TunnelServiceProfile`
@@ -1934,7 +1934,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Patch tunnel service profile.
     ///
-    /// `PATCH /tunnelServiceProfiles/{tunnelServiceProfileId}` on the Network management API.
+    /// `PATCH /tunnelServiceProfiles/{tunnelServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `tunnelServiceProfileId`: Identifier of the tunnel service profile.
     /// - Request body (json, required): `TunnelServiceProfile`
@@ -1958,7 +1958,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete tunnel service profile.
     ///
-    /// `DELETE /tunnelServiceProfiles/{tunnelServiceProfileId}` on the Network management API.
+    /// `DELETE /tunnelServiceProfiles/{tunnelServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `tunnelServiceProfileId`: Identifier of the tunnel service profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1979,7 +1979,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query tunnel service profiles.
     ///
-    /// `POST /tunnelServiceProfiles/query` on the Network management API.
+    /// `POST /tunnelServiceProfiles/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -2001,7 +2001,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create syslog server profile.
     ///
-    /// `POST /syslogServerProfiles` on the Network management API.
+    /// `POST /syslogServerProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2019,7 +2019,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get syslog server profile.
     ///
-    /// `GET /syslogServerProfiles/{syslogServerProfileId}` on the Network management API.
+    /// `GET /syslogServerProfiles/{syslogServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `syslogServerProfileId`: Identifier of the syslog server profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2040,7 +2040,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update syslog server profile.
     ///
-    /// `PUT /syslogServerProfiles/{syslogServerProfileId}` on the Network management API.
+    /// `PUT /syslogServerProfiles/{syslogServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `syslogServerProfileId`: Identifier of the syslog server profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2062,7 +2062,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete syslog server profile.
     ///
-    /// `DELETE /syslogServerProfiles/{syslogServerProfileId}` on the Network management API.
+    /// `DELETE /syslogServerProfiles/{syslogServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `syslogServerProfileId`: Identifier of the syslog server profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2083,7 +2083,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query syslog server profiles.
     ///
-    /// `POST /syslogServerProfiles/query` on the Network management API.
+    /// `POST /syslogServerProfiles/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -2105,7 +2105,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create RADIUS server profile.
     ///
-    /// `POST /radiusServerProfiles` on the Network management API.
+    /// `POST /radiusServerProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2123,7 +2123,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get RADIUS server profile.
     ///
-    /// `GET /radiusServerProfiles/{radiusServerProfileId}` on the Network management API.
+    /// `GET /radiusServerProfiles/{radiusServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `radiusServerProfileId`: Identifier of the RADIUS server profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2144,7 +2144,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update RADIUS server profile.
     ///
-    /// `PUT /radiusServerProfiles/{radiusServerProfileId}` on the Network management API.
+    /// `PUT /radiusServerProfiles/{radiusServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `radiusServerProfileId`: Identifier of the RADIUS server profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2166,7 +2166,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete RADIUS server profile.
     ///
-    /// `DELETE /radiusServerProfiles/{radiusServerProfileId}` on the Network management API.
+    /// `DELETE /radiusServerProfiles/{radiusServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `radiusServerProfileId`: Identifier of the RADIUS server profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2187,7 +2187,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query RADIUS server profiles.
     ///
-    /// `POST /radiusServerProfiles/query` on the Network management API.
+    /// `POST /radiusServerProfiles/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -2209,7 +2209,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create DHCP configuration service profile.
     ///
-    /// `POST /dhcpConfigServiceProfiles` on the Network management API.
+    /// `POST /dhcpConfigServiceProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2231,7 +2231,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get DHCP configuration service profile.
     ///
-    /// `GET /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the Network management API.
+    /// `GET /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `dhcpConfigServiceProfileId`: Identifier of the DHCP configuration service profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2252,7 +2252,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update DHCP configuration service profile.
     ///
-    /// `PUT /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the Network management API.
+    /// `PUT /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `dhcpConfigServiceProfileId`: Identifier of the DHCP configuration service profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2276,7 +2276,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete DHCP configuration service profile.
     ///
-    /// `DELETE /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the Network management API.
+    /// `DELETE /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `dhcpConfigServiceProfileId`: Identifier of the DHCP configuration service profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2299,7 +2299,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query DHCP configuration service profiles.
     ///
-    /// `POST /dhcpConfigServiceProfiles/query` on the Network management API.
+    /// `POST /dhcpConfigServiceProfiles/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -2325,7 +2325,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create Wi-Fi calling service profile.
     ///
-    /// `POST /wifiCallingServiceProfiles` on the Network management API.
+    /// `POST /wifiCallingServiceProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2347,7 +2347,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get Wi-Fi calling service profile.
     ///
-    /// `GET /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the Network management API.
+    /// `GET /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `wifiCallingServiceProfileId`: Identifier of the Wi-Fi calling service profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2370,7 +2370,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update Wi-Fi calling service profile.
     ///
-    /// `PUT /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the Network management API.
+    /// `PUT /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `wifiCallingServiceProfileId`: Identifier of the Wi-Fi calling service profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2394,7 +2394,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete Wi-Fi calling service profile.
     ///
-    /// `DELETE /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the Network management API.
+    /// `DELETE /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `wifiCallingServiceProfileId`: Identifier of the Wi-Fi calling service profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2417,7 +2417,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query Wi-Fi calling service profiles.
     ///
-    /// `POST /wifiCallingServiceProfiles/query` on the Network management API.
+    /// `POST /wifiCallingServiceProfiles/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -2443,7 +2443,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create VLAN pool profile.
     ///
-    /// `POST /vlanPoolProfiles` on the Network management API.
+    /// `POST /vlanPoolProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2461,7 +2461,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get VLAN pool profile.
     ///
-    /// `GET /vlanPoolProfiles/{vlanPoolProfileId}` on the Network management API.
+    /// `GET /vlanPoolProfiles/{vlanPoolProfileId}` on the `network` API.
     ///
     /// - Path parameter `vlanPoolProfileId`: Identifier of the VLAN pool profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2482,7 +2482,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update VLAN pool profile.
     ///
-    /// `PUT /vlanPoolProfiles/{vlanPoolProfileId}` on the Network management API.
+    /// `PUT /vlanPoolProfiles/{vlanPoolProfileId}` on the `network` API.
     ///
     /// - Path parameter `vlanPoolProfileId`: Identifier of the VLAN pool profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2504,7 +2504,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete VLAN pool profile.
     ///
-    /// `DELETE /vlanPoolProfiles/{vlanPoolProfileId}` on the Network management API.
+    /// `DELETE /vlanPoolProfiles/{vlanPoolProfileId}` on the `network` API.
     ///
     /// - Path parameter `vlanPoolProfileId`: Identifier of the VLAN pool profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2525,7 +2525,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query VLAN pool profiles.
     ///
-    /// `POST /vlanPoolProfiles/query` on the Network management API.
+    /// `POST /vlanPoolProfiles/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -2547,7 +2547,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create Ethernet port profile.
     ///
-    /// `POST /ethernetPortProfiles` on the Network management API.
+    /// `POST /ethernetPortProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2565,7 +2565,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get Ethernet port profile.
     ///
-    /// `GET /ethernetPortProfiles/{ethernetPortProfileId}` on the Network management API.
+    /// `GET /ethernetPortProfiles/{ethernetPortProfileId}` on the `network` API.
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2586,7 +2586,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update Ethernet port profile.
     ///
-    /// `PUT /ethernetPortProfiles/{ethernetPortProfileId}` on the Network management API.
+    /// `PUT /ethernetPortProfiles/{ethernetPortProfileId}` on the `network` API.
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2608,7 +2608,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete Ethernet port profile.
     ///
-    /// `DELETE /ethernetPortProfiles/{ethernetPortProfileId}` on the Network management API.
+    /// `DELETE /ethernetPortProfiles/{ethernetPortProfileId}` on the `network` API.
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2629,7 +2629,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query Ethernet port profiles.
     ///
-    /// `POST /ethernetPortProfiles/query` on the Network management API.
+    /// `POST /ethernetPortProfiles/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -2651,7 +2651,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Add RADIUS server profile to Ethernet port profile.
     ///
-    /// `PUT /ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}` on the Network management API.
+    /// `PUT /ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
     /// - Path parameter `radiusServerProfileId`: Identifier of the RADIUS server profile.
@@ -2677,7 +2677,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Remove RADIUS server profile from Ethernet port profile.
     ///
-    /// `DELETE /ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}` on the Network management API.
+    /// `DELETE /ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
     /// - Path parameter `radiusServerProfileId`: Identifier of the RADIUS server profile.

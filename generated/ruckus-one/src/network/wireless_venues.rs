@@ -191,7 +191,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the BSS coloring settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apBssColoringSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apBssColoringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -216,7 +216,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the BSS coloring settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apBssColoringSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apBssColoringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -242,7 +242,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the cellular settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apCellularSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apCellularSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -265,7 +265,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the cellular settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apCellularSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apCellularSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -291,7 +291,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the client admission control settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apClientAdmissionControlSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apClientAdmissionControlSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -316,7 +316,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the client admission control settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apClientAdmissionControlSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apClientAdmissionControlSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -342,7 +342,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the directed multicast settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apDirectedMulticastSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apDirectedMulticastSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -367,7 +367,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the directed multicast settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apDirectedMulticastSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apDirectedMulticastSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -393,7 +393,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the DoS protection settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apDosProtectionSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apDosProtectionSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -418,7 +418,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the DoS protection settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apDosProtectionSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apDosProtectionSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -444,7 +444,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the IoT settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apIotSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apIotSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -467,7 +467,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the IoT settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apIotSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apIotSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -491,7 +491,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the IP mode settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apIpModeSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apIpModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -514,7 +514,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the IP mode settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apIpModeSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apIpModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -538,7 +538,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the load balancing settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apLoadBalancingSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apLoadBalancingSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -563,7 +563,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the load balancing settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apLoadBalancingSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apLoadBalancingSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -589,7 +589,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the management traffic VLAN settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apManagementTrafficVlanSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apManagementTrafficVlanSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -614,7 +614,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the management traffic VLAN settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apManagementTrafficVlanSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apManagementTrafficVlanSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -640,7 +640,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the mesh settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apMeshSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apMeshSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -663,7 +663,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the mesh settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apMeshSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apMeshSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -687,7 +687,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model antenna type settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apModelAntennaTypeSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apModelAntennaTypeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -712,7 +712,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model antenna type settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apModelAntennaTypeSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModelAntennaTypeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -738,7 +738,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model band mode settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apModelBandModeSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apModelBandModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -763,7 +763,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model band mode settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apModelBandModeSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModelBandModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -789,7 +789,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model external antenna settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apModelExternalAntennaSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apModelExternalAntennaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -814,7 +814,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model external antenna settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apModelExternalAntennaSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModelExternalAntennaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -840,7 +840,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model LAN port settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apModelLanPortSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apModelLanPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -865,7 +865,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model LAN port settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apModelLanPortSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModelLanPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -891,7 +891,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model LED settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apModelLedSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apModelLedSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -914,7 +914,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model LED settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apModelLedSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModelLedSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -940,7 +940,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model USB port settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apModelUsbPortSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apModelUsbPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -965,7 +965,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model USB port settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apModelUsbPortSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModelUsbPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -991,7 +991,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the multicast DNS fencing settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apMulticastDnsFencingSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apMulticastDnsFencingSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1016,7 +1016,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the multicast DNS fencing settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apMulticastDnsFencingSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apMulticastDnsFencingSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1042,7 +1042,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the radio settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apRadioSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apRadioSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1068,7 +1068,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the radio settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apRadioSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apRadioSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1095,7 +1095,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the RADIUS options the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apRadiusOptions` on the Network management API.
+    /// `GET /venues/{venueId}/apRadiusOptions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1118,7 +1118,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the RADIUS options the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apRadiusOptions` on the Network management API.
+    /// `PUT /venues/{venueId}/apRadiusOptions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1142,7 +1142,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the reboot timeout settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apRebootTimeoutSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apRebootTimeoutSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1167,7 +1167,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the reboot timeout settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apRebootTimeoutSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apRebootTimeoutSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1193,7 +1193,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the smart monitor settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apSmartMonitorSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apSmartMonitorSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1218,7 +1218,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the smart monitor settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apSmartMonitorSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apSmartMonitorSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1244,7 +1244,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the TLS key enhancement settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apTlsKeyEnhancedSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apTlsKeyEnhancedSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1269,7 +1269,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the TLS key enhancement settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apTlsKeyEnhancedSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apTlsKeyEnhancedSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1295,7 +1295,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the capabilities of the AP models usable in the venue.
     ///
-    /// `GET /venues/{venueId}/apModelCapabilities` on the Network management API.
+    /// `GET /venues/{venueId}/apModelCapabilities` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1321,7 +1321,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the LAN port specific settings of one AP model in the venue.
     ///
-    /// `GET /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
@@ -1348,7 +1348,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the LAN port specific settings of one AP model in the venue.
     ///
-    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
@@ -1376,7 +1376,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the settings of one LAN port of an AP model in the venue.
     ///
-    /// `GET /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings` on the Network management API.
+    /// `GET /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
@@ -1403,7 +1403,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the settings of one LAN port of an AP model in the venue.
     ///
-    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
@@ -1433,7 +1433,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies an Ethernet port profile to one LAN port of an AP model in the venue.
     ///
-    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}` on the Network management API.
+    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
@@ -1465,7 +1465,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes an Ethernet port profile from one LAN port of an AP model in the venue.
     ///
-    /// `DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
@@ -1496,7 +1496,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one AP group of the venue.
     ///
-    /// `GET /venues/{venueId}/apGroups/{apGroupId}` on the Network management API.
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
@@ -1521,7 +1521,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces one AP group of the venue.
     ///
-    /// `PUT /venues/{venueId}/apGroups/{apGroupId}` on the Network management API.
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
@@ -1547,7 +1547,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one AP group of the venue.
     ///
-    /// `DELETE /venues/{venueId}/apGroups/{apGroupId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/apGroups/{apGroupId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
@@ -1572,7 +1572,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds an AP to the AP group.
     ///
-    /// `POST /venues/{venueId}/apGroups/{apGroupId}/aps` on the Network management API.
+    /// `POST /venues/{venueId}/apGroups/{apGroupId}/aps` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
@@ -1598,7 +1598,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Places an existing AP, by serial number, in the AP group.
     ///
-    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/aps/{serialNumber}` on the Network management API.
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/aps/{serialNumber}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
@@ -1626,7 +1626,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists AP groups across venues by query.
     ///
-    /// `POST /venues/apGroups/query` on the Network management API.
+    /// `POST /venues/apGroups/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -1650,7 +1650,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model antenna type settings of the AP group.
     ///
-    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
@@ -1677,7 +1677,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model antenna type settings of the AP group.
     ///
-    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
@@ -1705,7 +1705,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model band mode settings of the AP group.
     ///
-    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
@@ -1732,7 +1732,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model band mode settings of the AP group.
     ///
-    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
@@ -1760,7 +1760,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model external antenna settings of the AP group.
     ///
-    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
@@ -1787,7 +1787,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model external antenna settings of the AP group.
     ///
-    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
@@ -1815,7 +1815,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the radio settings of the AP group.
     ///
-    /// `GET /venues/{venueId}/apGroups/{apGroupId}/radioSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/radioSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
@@ -1845,7 +1845,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the radio settings of the AP group.
     ///
-    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/radioSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/radioSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
@@ -1876,7 +1876,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the capabilities of the AP models in the AP group.
     ///
-    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelCapabilities` on the Network management API.
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelCapabilities` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
@@ -1906,7 +1906,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the Wi-Fi channels available to the AP group.
     ///
-    /// `GET /venues/{venueId}/apGroups/{apGroupId}/wifiAvailableChannels` on the Network management API.
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/wifiAvailableChannels` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
@@ -1933,7 +1933,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the switch settings of a venue template.
     ///
-    /// `GET /templates/venues/{venueId}/switchSettings` on the Network management API.
+    /// `GET /templates/venues/{venueId}/switchSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -1958,7 +1958,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the switch settings of a venue template.
     ///
-    /// `PUT /templates/venues/{venueId}/switchSettings` on the Network management API.
+    /// `PUT /templates/venues/{venueId}/switchSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -1984,7 +1984,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the switch AAA settings of a venue template.
     ///
-    /// `GET /templates/venues/{venueId}/aaaSettings` on the Network management API.
+    /// `GET /templates/venues/{venueId}/aaaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2007,7 +2007,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the switch AAA settings of a venue template.
     ///
-    /// `PUT /templates/venues/{venueId}/aaaSettings` on the Network management API.
+    /// `PUT /templates/venues/{venueId}/aaaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2033,7 +2033,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds a switch AAA server to a venue template.
     ///
-    /// `POST /templates/venues/{venueId}/aaaServers` on the Network management API.
+    /// `POST /templates/venues/{venueId}/aaaServers` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2059,7 +2059,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the switch AAA servers of a venue template by query.
     ///
-    /// `POST /templates/venues/{venueId}/aaaServers/query` on the Network management API.
+    /// `POST /templates/venues/{venueId}/aaaServers/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -2086,7 +2086,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one switch AAA server of a venue template.
     ///
-    /// `GET /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    /// `GET /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
@@ -2111,7 +2111,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces one switch AAA server of a venue template.
     ///
-    /// `PUT /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    /// `PUT /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
@@ -2139,7 +2139,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one switch AAA server of a venue template.
     ///
-    /// `DELETE /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    /// `DELETE /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
@@ -2166,7 +2166,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies a switch profile template to a venue template.
     ///
-    /// `PUT /templates/venues/{venueId}/switchProfiles/{switchProfileId}` on the Network management API.
+    /// `PUT /templates/venues/{venueId}/switchProfiles/{switchProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
@@ -2194,7 +2194,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes a switch profile template from a venue template.
     ///
-    /// `DELETE /templates/venues/{venueId}/switchProfiles/{switchProfileId}` on the Network management API.
+    /// `DELETE /templates/venues/{venueId}/switchProfiles/{switchProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
@@ -2221,7 +2221,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the switch profile templates.
     ///
-    /// `GET /templates/switchProfiles` on the Network management API.
+    /// `GET /templates/switchProfiles` on the `network` API.
     ///
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
     /// - Media types: Accept `application/json`
@@ -2240,7 +2240,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a switch profile template.
     ///
-    /// `POST /templates/switchProfiles` on the Network management API.
+    /// `POST /templates/switchProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2260,7 +2260,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes switch profile templates.
     ///
-    /// `DELETE /templates/switchProfiles` on the Network management API.
+    /// `DELETE /templates/switchProfiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2285,7 +2285,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists what a template depends on, by query.
     ///
-    /// `POST /templates/{templateId}/dependencies/query` on the Network management API.
+    /// `POST /templates/{templateId}/dependencies/query` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -2310,7 +2310,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the instances created from a template, by query.
     ///
-    /// `POST /templates/{templateId}/instances/query` on the Network management API.
+    /// `POST /templates/{templateId}/instances/query` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -2335,7 +2335,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the enforcement settings of a template.
     ///
-    /// `PUT /templates/{templateId}/enforcementSettings` on the Network management API.
+    /// `PUT /templates/{templateId}/enforcementSettings` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2361,7 +2361,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies a template to a tenant.
     ///
-    /// `POST /templates/{templateId}/tenants/{tenantId}` on the Network management API.
+    /// `POST /templates/{templateId}/tenants/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Path parameter `tenantId`: Identifier of the tenant.
@@ -2387,7 +2387,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads how a tenant's configuration differs from the template.
     ///
-    /// `GET /templates/{templateId}/tenants/{tenantId}/diffReports` on the Network management API.
+    /// `GET /templates/{templateId}/tenants/{tenantId}/diffReports` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Path parameter `tenantId`: Identifier of the tenant.
@@ -2414,7 +2414,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Synchronizes a tenant with the template, resolving the reported differences.
     ///
-    /// `PATCH /templates/{templateId}/tenants/{tenantId}/diffReports` on the Network management API.
+    /// `PATCH /templates/{templateId}/tenants/{tenantId}/diffReports` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Path parameter `tenantId`: Identifier of the tenant.
@@ -2442,7 +2442,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a venue template.
     ///
-    /// `POST /templates/venues` on the Network management API.
+    /// `POST /templates/venues` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2462,7 +2462,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one venue template.
     ///
-    /// `GET /templates/venues/{venueTemplateId}` on the Network management API.
+    /// `GET /templates/venues/{venueTemplateId}` on the `network` API.
     ///
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2482,7 +2482,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces one venue template.
     ///
-    /// `PUT /templates/venues/{venueTemplateId}` on the Network management API.
+    /// `PUT /templates/venues/{venueTemplateId}` on the `network` API.
     ///
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2506,7 +2506,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one venue template.
     ///
-    /// `DELETE /templates/venues/{venueTemplateId}` on the Network management API.
+    /// `DELETE /templates/venues/{venueTemplateId}` on the `network` API.
     ///
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2529,7 +2529,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Requests signed URLs for uploading files (such as images) to the venue.
     ///
-    /// `POST /venues/{venueId}/signurls/uploadurls` on the Network management API.
+    /// `POST /venues/{venueId}/signurls/uploadurls` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -2553,7 +2553,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads a signed URL for downloading an uploaded file of the venue.
     ///
-    /// `GET /venues/{venueId}/signurls/{fileId}/urls` on the Network management API.
+    /// `GET /venues/{venueId}/signurls/{fileId}/urls` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `fileId`: Identifier of the uploaded file.
@@ -2581,7 +2581,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the floor plans of a venue by query.
     ///
-    /// `POST /venues/{venueId}/floorplans/query` on the Network management API.
+    /// `POST /venues/{venueId}/floorplans/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
@@ -2606,7 +2606,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads QoS statistics by query.
     ///
-    /// `POST /qosStatistics/query` on the Network management API.
+    /// `POST /qosStatistics/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `application/json` `QueryResult`
@@ -2627,7 +2627,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the AP models of the venue (path /apModels).
     ///
-    /// `GET /venues/{venueId}/apModels` on the Network management API.
+    /// `GET /venues/{venueId}/apModels` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2647,7 +2647,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the models of the APs in the venue (path /aps/models).
     ///
-    /// `GET /venues/{venueId}/aps/models` on the Network management API.
+    /// `GET /venues/{venueId}/aps/models` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2667,7 +2667,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the mesh topologies of the venue.
     ///
-    /// `GET /venues/{venueId}/meshTopologies` on the Network management API.
+    /// `GET /venues/{venueId}/meshTopologies` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -2690,7 +2690,7 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the network topologies of the venue.
     ///
-    /// `GET /venues/{venueId}/topologies` on the Network management API.
+    /// `GET /venues/{venueId}/topologies` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `meshOnly` (`boolean`, builder method `mesh_only`)

@@ -10,7 +10,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Authenticates a resident and authorizes access to the unit.
     ///
-    /// `POST /residents/properties/{propertyId}/units/logins` on the Resident portal API.
+    /// `POST /residents/properties/{propertyId}/units/logins` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -31,7 +31,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Reads the styles of the portal pages.
     ///
-    /// `GET /residents/properties/{propertyId}/styles` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/styles` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -51,7 +51,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Downloads the portal icon (favicon).
     ///
-    /// `GET /residents/properties/{propertyId}/files/favicons` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/files/favicons` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Response 200: `image/*` bytes
@@ -71,7 +71,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Reads the access details of the portal.
     ///
-    /// `GET /residents/properties/{propertyId}/access` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/access` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -91,7 +91,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Reads the details of the property.
     ///
-    /// `GET /residents/properties/{propertyId}` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -111,7 +111,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Reads the user interface configuration of the portal.
     ///
-    /// `GET /residents/properties/{propertyId}/uiConfigurations` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/uiConfigurations` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -134,7 +134,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Downloads a portal file of the given type.
     ///
-    /// `GET /residents/properties/{propertyId}/files/{type}` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/files/{type}` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `type`: Type of the portal file to download.
@@ -159,7 +159,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Reads the details of the authenticated unit.
     ///
-    /// `GET /residents/properties/{propertyId}/units` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/units` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -179,7 +179,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Updates selected settings of the unit, such as its passphrase and contact details.
     ///
-    /// `PUT /residents/properties/{propertyId}/units` on the Resident portal API.
+    /// `PUT /residents/properties/{propertyId}/units` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -203,7 +203,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Lists all unit and guest devices of the unit.
     ///
-    /// `GET /residents/properties/{propertyId}/units/devices` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/units/devices` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
@@ -223,7 +223,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Removes a device from the unit.
     ///
-    /// `DELETE /residents/properties/{propertyId}/units/devices/{deviceId}` on the Resident portal API.
+    /// `DELETE /residents/properties/{propertyId}/units/devices/{deviceId}` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `deviceId`: The device, identified by its MAC address.
@@ -248,7 +248,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Reads the details of a unit user.
     ///
-    /// `GET /residents/properties/{propertyId}/units/users/{userId}` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/units/users/{userId}` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
@@ -269,7 +269,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Updates a unit user.
     ///
-    /// `PUT /residents/properties/{propertyId}/units/users/{userId}` on the Resident portal API.
+    /// `PUT /residents/properties/{propertyId}/units/users/{userId}` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
@@ -295,7 +295,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Lists the unit users matching a query.
     ///
-    /// `POST /residents/properties/{propertyId}/units/users/query` on the Resident portal API.
+    /// `POST /residents/properties/{propertyId}/units/users/query` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
@@ -316,7 +316,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Lists the devices of a unit user.
     ///
-    /// `GET /residents/properties/{propertyId}/units/users/{userId}/devices` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/units/users/{userId}/devices` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
@@ -341,7 +341,7 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Removes a device of a unit user.
     ///
-    /// `DELETE /residents/properties/{propertyId}/units/users/{userId}/devices/{deviceId}` on the Resident portal API.
+    /// `DELETE /residents/properties/{propertyId}/units/users/{userId}/devices/{deviceId}` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
