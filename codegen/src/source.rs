@@ -111,6 +111,7 @@ fn matches(line: &str, anchor: &str) -> bool {
     if !is_content(line) {
         return false;
     }
+    let line = unescape(line);
     let normalized: String = line.chars().filter(|c| *c != '"' && *c != '\'').collect();
     let t = normalized.trim_start();
     let t = t.strip_prefix("- ").map_or(t, str::trim_start);
@@ -118,6 +119,42 @@ fn matches(line: &str, anchor: &str) -> bool {
         Some(rest) => alt.ends_with(':') || rest.is_empty() || rest.starts_with([' ', '\t', '#']),
         None => false,
     })
+}
+
+/// The line with double-quoted escapes (`\n`, `\t`, `\u202E`, ...) decoded, so that a value
+/// written with escapes is found by its decoded text.
+fn unescape(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains('\\') {
+        return line.into();
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let hex = |n: usize, chars: &mut std::str::Chars<'_>| {
+            let digits: String = chars.by_ref().take(n).collect();
+            u32::from_str_radix(&digits, 16)
+                .ok()
+                .and_then(char::from_u32)
+        };
+        let decoded = match chars.next() {
+            Some('n') => Some('\n'),
+            Some('t') => Some('\t'),
+            Some('r') => Some('\r'),
+            Some('0') => Some('\0'),
+            Some('e') => Some('\u{1b}'),
+            Some('x') => hex(2, &mut chars),
+            Some('u') => hex(4, &mut chars),
+            Some('U') => hex(8, &mut chars),
+            Some(other) => Some(other),
+            None => None,
+        };
+        out.extend(decoded);
+    }
+    out.into()
 }
 
 #[cfg(test)]
@@ -140,6 +177,12 @@ mod tests {
         assert_eq!(f.line_of(&["types:", "name: License", "name: id"]), 4);
         assert_eq!(f.line_of(&["name: Missing"]), 1);
         assert_eq!(f.line_of(&["types:", "name: License", "name: nope"]), 2);
+    }
+
+    #[test]
+    fn finds_values_written_with_escapes() {
+        let f = file("fields:\n  - name: a\n  - name: \"col\\nor\"\n");
+        assert_eq!(f.line_of(&["fields:", "name: col\nor"]), 3);
     }
 
     #[test]

@@ -80,7 +80,7 @@ fn doc_attrs(lines: &[String], inner: bool) -> TokenStream {
 
 /// Spec prose made safe for rustdoc, Markdown paragraphs and Markdown table cells: one line
 /// (line breaks and tabs become spaces), no raw HTML (`<`, `>` as entities), no links or table
-/// pipes (`[`, `]`, `|` escaped), control and bidirectional characters written as `\u{..}`, and
+/// pipes (`[`, `]`, `|` and `\` escaped), control and bidirectional characters written as `\u{..}`, and
 /// nothing at its start that would begin a block: a heading (`#`), a list item (`- `, `1. `), a
 /// code fence (three backticks or tildes), a thematic break or setext underline (`---`,
 /// `===`). Inline code and emphasis are kept.
@@ -93,6 +93,7 @@ pub fn prose(s: &str) -> String {
             '[' => out.push_str("\\["),
             ']' => out.push_str("\\]"),
             '|' => out.push_str("\\|"),
+            '\\' => out.push_str("\\\\"),
             '\n' | '\r' | '\t' => out.push(' '),
             c if forbidden(c) => out.push_str(&escape_char(c)),
             c => out.push(c),
@@ -233,5 +234,196 @@ pub fn type_doc(t: &TypeRef) -> String {
             format!("array of {}", type_doc(inner))
         }
         other => format!("`{}`", other.display()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use pulldown_cmark::{Event, Options, Parser, Tag};
+
+    fn events(md: &str) -> Vec<Event<'_>> {
+        Parser::new_ext(md, Options::ENABLE_TABLES).collect()
+    }
+
+    /// Strings made of the characters that mean something to Markdown, rustdoc or rustc, and
+    /// any other character.
+    fn nasty() -> impl Strategy<Value = String> {
+        prop_oneof![
+            prop::collection::vec(
+                prop::sample::select(vec![
+                    "`",
+                    "```",
+                    "~~~",
+                    "#",
+                    "-",
+                    "+",
+                    "*",
+                    "_",
+                    "=",
+                    "1.",
+                    "2)",
+                    ">",
+                    "<",
+                    "&",
+                    "[",
+                    "]",
+                    "(",
+                    ")",
+                    "!",
+                    "|",
+                    "\\",
+                    "\n",
+                    "\r",
+                    "\t",
+                    " ",
+                    "    ",
+                    "a",
+                    "é",
+                    "<script>",
+                    "</b>",
+                    "<!--",
+                    "\u{202E}",
+                    "\u{2066}",
+                    "\u{0}",
+                    "\u{1b}",
+                    "\u{85}",
+                    "\u{2028}",
+                    "http://x.invalid",
+                    "---",
+                    "***",
+                ]),
+                0..12
+            )
+            .prop_map(|parts| parts.concat()),
+            any::<String>(),
+        ]
+    }
+
+    /// Block-level and link events no spec text may produce.
+    fn block_or_html(e: &Event<'_>) -> bool {
+        matches!(
+            e,
+            Event::Html(_)
+                | Event::InlineHtml(_)
+                | Event::Rule
+                | Event::Start(
+                    Tag::CodeBlock(_)
+                        | Tag::Heading { .. }
+                        | Tag::BlockQuote(_)
+                        | Tag::List(_)
+                        | Tag::Table(_)
+                        | Tag::HtmlBlock
+                        | Tag::Link { .. }
+                        | Tag::Image { .. }
+                )
+        )
+    }
+
+    proptest! {
+        /// Prose is text in one paragraph wherever a line of it starts: alone, after a
+        /// paragraph line (setext underlines, list and fence interruptions) or after a list
+        /// marker the generator wrote.
+        #[test]
+        fn prose_stays_inline_text(s in nasty()) {
+            let p = prose(&s);
+            prop_assert!(!p.contains(['\n', '\r']) && !p.chars().any(forbidden), "{p:?}");
+            for md in [p.clone(), format!("Text\n{p}"), format!("Text:\n\n{p}\n")] {
+                let bad: Vec<_> = events(&md).into_iter().filter(block_or_html).collect();
+                prop_assert!(bad.is_empty(), "{md:?} renders {bad:?}");
+            }
+            let listed = format!("- {p}\n");
+            let lists = events(&listed)
+                .iter()
+                .filter(|e| matches!(e, Event::Start(Tag::List(_))))
+                .count();
+            prop_assert_eq!(lists, 1, "{:?}", listed);
+        }
+
+        /// A code span shows its value exactly (escaped where it is not printable), as one code
+        /// span, in rustdoc and Markdown paragraphs.
+        #[test]
+        fn code_shows_the_value_in_one_code_span(s in nasty()) {
+            prop_assume!(!s.is_empty());
+            let md = format!("Value {} here.\n", code(&s));
+            let ev = events(&md);
+            let codes: Vec<&Event<'_>> = ev.iter().filter(|e| matches!(e, Event::Code(_))).collect();
+            prop_assert_eq!(codes.len(), 1, "{:?} renders {:?}", md, ev);
+            prop_assert_eq!(codes[0], &Event::Code(escape_chars(&s, false).into()));
+            prop_assert!(!ev.iter().any(block_or_html), "{md:?} renders {ev:?}");
+        }
+
+        /// Inside a table cell the code span neither splits the cell nor ends the row.
+        #[test]
+        fn code_cell_stays_in_its_cell(s in nasty()) {
+            prop_assume!(!s.is_empty());
+            let md = format!("| A | B |\n|---|---|\n| {} | {} |\n", code_cell(&s), prose(&s));
+            let ev = events(&md);
+            let cells = ev.iter().filter(|e| matches!(e, Event::Start(Tag::TableCell))).count();
+            prop_assert_eq!(cells, 4, "{:?} renders {:?}", md, ev);
+            let codes: Vec<&Event<'_>> = ev.iter().filter(|e| matches!(e, Event::Code(_))).collect();
+            prop_assert!(
+                codes.first() == Some(&&Event::Code(escape_chars(&s, false).into())),
+                "{md:?} renders {ev:?}"
+            );
+            prop_assert!(!ev.iter().any(|e| matches!(e, Event::Html(_) | Event::InlineHtml(_))));
+        }
+
+        /// Doc attributes of any text print as `///` lines rustc accepts: no raw line break,
+        /// carriage return or bidirectional control.
+        #[test]
+        fn doc_lines_print_as_valid_comments(lines in prop::collection::vec(nasty(), 0..4)) {
+            let tokens = doc(&lines);
+            let file: syn::File = syn::parse2(quote!(#tokens pub struct A;)).expect("parses");
+            let text = prettyplease::unparse(&file);
+            prop_assert!(!text.chars().any(|c| forbidden(c) || c == '\r'), "{text:?}");
+            prop_assert!(syn::parse_file(&text).is_ok(), "{text}");
+            prop_assert!(!text.contains("/**"), "{text}");
+        }
+
+        /// `ident` never panics; what it cannot take is recorded for the emitter's diagnostic.
+        #[test]
+        fn ident_never_panics(s in nasty()) {
+            take_invalid_ident();
+            let _ = ident(&s);
+            let valid = crate::names::is_ident(&s) || crate::names::is_keyword(&s);
+            prop_assert_eq!(take_invalid_ident().is_none(), valid);
+        }
+
+        /// A TOML basic string holds no raw control character and no unescaped quote.
+        #[test]
+        fn toml_strings_are_escaped(s in nasty()) {
+            let t = toml_str(&s);
+            let inner = &t[1..t.len() - 1];
+            prop_assert!(!inner.chars().any(|c| c.is_control() || forbidden(c)), "{t:?}");
+            let mut escaped = false;
+            for c in inner.chars() {
+                prop_assert!(c != '"' || escaped, "{t:?}");
+                escaped = c == '\\' && !escaped;
+            }
+        }
+    }
+
+    #[test]
+    fn prose_neutralises_block_starts() {
+        assert_eq!(prose("```"), "\\```");
+        assert_eq!(prose("# Title"), "\\# Title");
+        assert_eq!(prose("- item"), "\\- item");
+        assert_eq!(prose("1. item"), "1\\. item");
+        assert_eq!(prose("---"), "\\---");
+        assert_eq!(prose("a <b> [c] | d"), "a &lt;b&gt; \\[c\\] \\| d");
+        assert_eq!(prose("`code` stays"), "`code` stays");
+        assert_eq!(prose("10 items"), "10 items");
+        assert_eq!(prose("x\u{202E}y\r\nz"), "x\\u{202e}y  z");
+    }
+
+    #[test]
+    fn code_spans_outlast_backticks_in_the_value() {
+        assert_eq!(code("/items"), "`/items`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`x"), "`` `x ``");
+        assert_eq!(code("a\rb"), "`a\\rb`");
+        assert_eq!(code_cell("a|b"), "`a\\|b`");
     }
 }
