@@ -6,11 +6,16 @@
 //! - `cargo xtask list`: a TSV of every operation in the spec.
 //! - `cargo xtask bench-build [--runs N] [--full]`: cold build times of the client crate per
 //!   feature set (a benchmark that prints figures, not a test).
+//! - `cargo xtask fuzz [--cases N] [--seed S] [--compile K] [--timeout SECS]`: the generator on
+//!   N randomly mutated specs; prints panics, hangs, unlocated diagnostics and accepted specs
+//!   whose output is broken (see `fuzz.rs`).
 //!
 //! `--spec FILE` and `--out DIR` point the commands at another spec or output directory (tests
 //! use them with broken fixture specs); paths are then taken as given.
 
 mod bench;
+mod fuzz;
+mod mutate;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -66,8 +71,13 @@ fn parse_args(args: &[String]) -> Result<(String, Paths), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("bench-build") {
-        return match bench::run(&workspace_root(), &args[1..]) {
+    let maintainer = match args.first().map(String::as_str) {
+        Some("bench-build") => Some(bench::run as fn(&Path, &[String]) -> Result<(), String>),
+        Some("fuzz") => Some(fuzz::run as fn(&Path, &[String]) -> Result<(), String>),
+        _ => None,
+    };
+    if let Some(run) = maintainer {
+        return match run(&workspace_root(), &args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(msg) => {
                 eprintln!("{msg}");
@@ -91,7 +101,7 @@ fn main() -> ExitCode {
 }
 
 fn usage() -> String {
-    "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set".into()
+    "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set\n  fuzz [--cases N] [--seed S] [--compile K] [--timeout SECS]\n            run the generator on mutated specs and print figures".into()
 }
 
 fn workspace_root() -> PathBuf {
