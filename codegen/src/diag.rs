@@ -60,25 +60,57 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// At most this many diagnostics are located and reported; the rest are counted. Locating one
+/// searches its file, so a spec with tens of thousands of problems would otherwise take time
+/// quadratic in its size.
+pub const MAX_REPORTED: usize = 100;
+
 /// A list of diagnostics, sorted by file and line when reported.
 #[derive(Debug, Default)]
-pub struct Diagnostics(Vec<Diagnostic>);
+pub struct Diagnostics {
+    list: Vec<Diagnostic>,
+    /// Problems past [`MAX_REPORTED`], counted only.
+    more: usize,
+}
 
 impl Diagnostics {
     /// Records one problem.
     pub fn push(&mut self, d: Diagnostic) {
-        self.0.push(d);
+        self.push_with(|| d);
+    }
+
+    /// Records one problem, located by `d` only while fewer than [`MAX_REPORTED`] are.
+    pub fn push_with(&mut self, d: impl FnOnce() -> Diagnostic) {
+        if self.list.len() < MAX_REPORTED {
+            self.list.push(d());
+        } else {
+            self.more += 1;
+        }
     }
 
     /// True when nothing was recorded.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.list.is_empty()
     }
 
-    /// The problems in file and line order, duplicates removed.
+    /// The problems in file and line order, duplicates removed; past [`MAX_REPORTED`], one more
+    /// diagnostic (at the last one's place) says how many were left out.
     pub fn into_sorted(mut self) -> Vec<Diagnostic> {
-        self.0.sort();
-        self.0.dedup();
-        self.0
+        self.list.sort();
+        self.list.dedup();
+        if self.more > 0
+            && let Some(last) = self.list.last()
+        {
+            let more = Diagnostic::new(
+                &last.file,
+                last.line,
+                format!(
+                    "{} more problems are not shown (the first {MAX_REPORTED} found are)",
+                    self.more
+                ),
+            );
+            self.list.push(more);
+        }
+        self.list
     }
 }

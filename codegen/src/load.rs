@@ -45,38 +45,46 @@ pub fn load_with(top_path: &Path, limits: &Limits) -> Result<Loaded, Vec<Diagnos
         }
         for area in &api.areas {
             if !is_file_name(area) {
-                diags.push(top_file.diag(
-                    &["apis:", &format!("name: {}", api.name), "areas:", area],
-                    format!("area `{area}` must be a snake_case identifier (it names a file)"),
-                ));
+                diags.push_with(|| {
+                    top_file.diag(
+                        &["apis:", &format!("name: {}", api.name), "areas:", area],
+                        format!("area `{area}` must be a snake_case identifier (it names a file)"),
+                    )
+                });
                 continue;
             }
             if !listed.insert(area) {
-                diags.push(top_file.diag_nth(
-                    &["apis:", &format!("name: {}", api.name), "areas:", area],
-                    2,
-                    format!("area `{area}` is listed twice"),
-                ));
+                diags.push_with(|| {
+                    top_file.diag_nth(
+                        &["apis:", &format!("name: {}", api.name), "areas:", area],
+                        2,
+                        format!("area `{area}` is listed twice"),
+                    )
+                });
                 continue;
             }
             let path = dir.join(&api.name).join(format!("{area}.yaml"));
             if !path.is_file() {
-                diags.push(top_file.diag(
-                    &["apis:", &format!("name: {}", api.name), "areas:", area],
-                    format!("area file `{}` does not exist", path.display()),
-                ));
+                diags.push_with(|| {
+                    top_file.diag(
+                        &["apis:", &format!("name: {}", api.name), "areas:", area],
+                        format!("area file `{}` does not exist", path.display()),
+                    )
+                });
                 continue;
             }
             match read_yaml::<Area>(&path, limits) {
                 Ok((file, parsed)) => {
                     if parsed.area != *area {
-                        diags.push(file.diag(
-                            &["area:"],
-                            format!(
-                                "`area: {}` does not match the file name `{area}.yaml`",
-                                parsed.area
-                            ),
-                        ));
+                        diags.push_with(|| {
+                            file.diag(
+                                &["area:"],
+                                format!(
+                                    "`area: {}` does not match the file name `{area}.yaml`",
+                                    parsed.area
+                                ),
+                            )
+                        });
                     }
                     api_areas.push((file, parsed));
                 }
@@ -119,13 +127,7 @@ fn read_yaml<T: DeserializeOwned>(
         return Err(Diagnostic::new(path, line, yaml_message(&e)));
     }
     match serde_yaml::from_str::<T>(&text) {
-        Ok(value) => Ok((
-            SourceFile {
-                path: path.to_path_buf(),
-                text,
-            },
-            value,
-        )),
+        Ok(value) => Ok((SourceFile::new(path.to_path_buf(), text), value)),
         Err(e) => {
             let line = e
                 .location()

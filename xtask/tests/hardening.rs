@@ -425,3 +425,31 @@ fn diagnostics_never_echo_control_or_bidirectional_characters() {
         assert!(mutate::check(&outcome).is_empty(), "{d:?}");
     }
 }
+
+#[test]
+fn tens_of_thousands_of_problems_are_reported_quickly_and_counted() {
+    let mut common =
+        String::from_utf8(Spec::base(root()).files["demo/common.yaml"].clone()).expect("utf-8");
+    common.push_str("  - name: Big\n    description: Many bad fields.\n    fields:\n");
+    for i in 0..20_000 {
+        common.push_str(&format!("      - name: \"x²{i}\"\n        type: string\n"));
+    }
+    let mut spec = Spec::base(root());
+    spec.files
+        .insert("demo/common.yaml".into(), common.into_bytes());
+    let t0 = Instant::now();
+    let d = diagnostics(&generate(&spec));
+    let took = t0.elapsed();
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    assert_eq!(d.len(), 101, "{:?}", &d[..3.min(d.len())]);
+    assert!(
+        d[0].starts_with("common.yaml:12: field name `x²0`"),
+        "{}",
+        d[0]
+    );
+    assert!(
+        d[100].contains("19900 more problems are not shown"),
+        "{}",
+        d[100]
+    );
+}

@@ -353,7 +353,7 @@ impl Validator {
                         .find(|(_, a)| a.types.iter().any(|x| x.name == *name))
                         .map(|(f, _)| f);
                     if let Some(file) = file {
-                        self.diags.push(file.diag(
+                        self.diags.push_with(|| file.diag(
                             &["types:", &format!("name: {name}")],
                             format!("type `{name}` contains itself without an array or map in between; this is not supported"),
                         ));
