@@ -9,6 +9,7 @@ pub mod closed;
 pub mod diag;
 mod emit;
 pub mod ir;
+pub mod limits;
 pub mod load;
 mod names;
 pub mod source;

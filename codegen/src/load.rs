@@ -1,6 +1,7 @@
 //! Reading the spec: the top-level file, then each API's area files.
 
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::limits::{self, Limits};
 use crate::source::SourceFile;
 use crate::spec::{Area, TopLevel};
 use serde::de::DeserializeOwned;
@@ -17,11 +18,18 @@ pub struct Loaded {
     pub areas: Vec<Vec<(SourceFile, Area)>>,
 }
 
-/// Reads `top_path` and every area file it names. YAML and shape errors become diagnostics
-/// with the file and line serde_yaml reports.
+/// Reads `top_path` and every area file it names, within the [`Limits`] set by the environment
+/// (the defaults unless overridden). YAML and shape errors become diagnostics with the file and
+/// line serde_yaml reports.
 pub fn load(top_path: &Path) -> Result<Loaded, Vec<Diagnostic>> {
+    let limits = Limits::from_env().map_err(|d| vec![d])?;
+    load_with(top_path, &limits)
+}
+
+/// [`load`] within explicit limits.
+pub fn load_with(top_path: &Path, limits: &Limits) -> Result<Loaded, Vec<Diagnostic>> {
     let mut diags = Diagnostics::default();
-    let (top_file, top) = match read_yaml::<TopLevel>(top_path) {
+    let (top_file, top) = match read_yaml::<TopLevel>(top_path, limits) {
         Ok(v) => v,
         Err(d) => return Err(vec![d]),
     };
@@ -30,33 +38,53 @@ pub fn load(top_path: &Path) -> Result<Loaded, Vec<Diagnostic>> {
     for api in &top.apis {
         let mut api_areas = Vec::new();
         let mut listed = std::collections::BTreeSet::new();
+        if !is_file_name(&api.name) {
+            // The validator reports the name; no file is read through it.
+            areas.push(api_areas);
+            continue;
+        }
         for area in &api.areas {
+            if !is_file_name(area) {
+                diags.push_with(|| {
+                    top_file.diag(
+                        &["apis:", &format!("name: {}", api.name), "areas:", area],
+                        format!("area `{area}` must be a snake_case identifier (it names a file)"),
+                    )
+                });
+                continue;
+            }
             if !listed.insert(area) {
-                diags.push(top_file.diag_nth(
-                    &["apis:", &format!("name: {}", api.name), "areas:", area],
-                    2,
-                    format!("area `{area}` is listed twice"),
-                ));
+                diags.push_with(|| {
+                    top_file.diag_nth(
+                        &["apis:", &format!("name: {}", api.name), "areas:", area],
+                        2,
+                        format!("area `{area}` is listed twice"),
+                    )
+                });
                 continue;
             }
             let path = dir.join(&api.name).join(format!("{area}.yaml"));
             if !path.is_file() {
-                diags.push(top_file.diag(
-                    &["apis:", &format!("name: {}", api.name), "areas:", area],
-                    format!("area file `{}` does not exist", path.display()),
-                ));
+                diags.push_with(|| {
+                    top_file.diag(
+                        &["apis:", &format!("name: {}", api.name), "areas:", area],
+                        format!("area file `{}` does not exist", path.display()),
+                    )
+                });
                 continue;
             }
-            match read_yaml::<Area>(&path) {
+            match read_yaml::<Area>(&path, limits) {
                 Ok((file, parsed)) => {
                     if parsed.area != *area {
-                        diags.push(file.diag(
-                            &["area:"],
-                            format!(
-                                "`area: {}` does not match the file name `{area}.yaml`",
-                                parsed.area
-                            ),
-                        ));
+                        diags.push_with(|| {
+                            file.diag(
+                                &["area:"],
+                                format!(
+                                    "`area: {}` does not match the file name `{area}.yaml`",
+                                    parsed.area
+                                ),
+                            )
+                        });
                     }
                     api_areas.push((file, parsed));
                 }
@@ -76,9 +104,17 @@ pub fn load(top_path: &Path) -> Result<Loaded, Vec<Diagnostic>> {
     }
 }
 
-fn read_yaml<T: DeserializeOwned>(path: &Path) -> Result<(SourceFile, T), Diagnostic> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| SourceFile::diag_file(path, format!("cannot read the file: {e}")))?;
+/// Whether an API or area name can be used as a file name under the spec directory: ASCII
+/// letters, digits and `_` (no separator, no `..`).
+fn is_file_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+fn read_yaml<T: DeserializeOwned>(
+    path: &Path,
+    limits: &Limits,
+) -> Result<(SourceFile, T), Diagnostic> {
+    let text = limits::read(path, limits)?;
     if text.trim().is_empty() {
         return Err(Diagnostic::new(path, 1, "the file is empty"));
     }
@@ -91,13 +127,7 @@ fn read_yaml<T: DeserializeOwned>(path: &Path) -> Result<(SourceFile, T), Diagno
         return Err(Diagnostic::new(path, line, yaml_message(&e)));
     }
     match serde_yaml::from_str::<T>(&text) {
-        Ok(value) => Ok((
-            SourceFile {
-                path: path.to_path_buf(),
-                text,
-            },
-            value,
-        )),
+        Ok(value) => Ok((SourceFile::new(path.to_path_buf(), text), value)),
         Err(e) => {
             let line = e
                 .location()

@@ -3,6 +3,11 @@
 //! Rules: `heck` for the case; a Rust keyword gets a trailing `_` (`type` -> `type_`); a name
 //! that starts with a digit gets a prefix (`V` for variants, `n_` for fields); names that collide
 //! after conversion get `_2`, `_3`, ... (variants: `2`, `3`) in spec order.
+//!
+//! Every identifier the generator emits is ASCII (letters, digits, `_`): heck keeps other
+//! letters and digits (`size²`, `٣x`), some of which Rust rejects, and non-ASCII identifiers that
+//! Rust accepts still collide after NFC normalisation or trip lints. A name that does not give
+//! such an identifier is a diagnostic, never a panic.
 
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 use std::collections::BTreeSet;
@@ -17,7 +22,7 @@ pub fn snake(wire: &str) -> Option<String> {
     if s.starts_with(|c: char| c.is_ascii_digit()) {
         s = format!("n_{s}");
     }
-    Some(escape_keyword(s))
+    finish(s)
 }
 
 /// UpperCamelCase identifier for an enum variant, or None when nothing is left.
@@ -27,9 +32,9 @@ pub fn variant(wire: &str) -> Option<String> {
         return None;
     }
     if s.starts_with(|c: char| c.is_ascii_digit()) {
-        return Some(format!("V{s}"));
+        return finish(format!("V{s}"));
     }
-    Some(escape_keyword(s))
+    finish(s)
 }
 
 /// SCREAMING_SNAKE_CASE identifier for a static.
@@ -42,17 +47,31 @@ pub fn camel(name: &str) -> String {
     name.to_upper_camel_case()
 }
 
-/// Whether `s` is usable as a Rust identifier as it is (no keyword, no raw prefix).
+/// Keywords of the 2024 edition (the generated crate's) that syn still takes for identifiers.
+const EDITION_KEYWORDS: &[&str] = &["gen"];
+
+/// Whether `s` is usable as a Rust identifier as it is: ASCII letters, digits and `_`, not
+/// starting with a digit, not a keyword, no raw prefix.
 pub fn is_ident(s: &str) -> bool {
-    syn::parse_str::<syn::Ident>(s).is_ok()
+    is_word(s) && !EDITION_KEYWORDS.contains(&s) && syn::parse_str::<syn::Ident>(s).is_ok()
 }
 
-fn escape_keyword(s: String) -> String {
-    if is_ident(&s) || s == "_" {
-        s
-    } else {
-        format!("{s}_")
-    }
+/// Whether `s` is a Rust keyword (or `_`): a word that is not an identifier.
+pub fn is_keyword(s: &str) -> bool {
+    is_word(s) && !is_ident(s)
+}
+
+/// ASCII letters, digits and `_`, not starting with a digit.
+fn is_word(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// A keyword gets a trailing `_`; anything that is still no identifier is None.
+fn finish(s: String) -> Option<String> {
+    let s = if is_keyword(&s) { format!("{s}_") } else { s };
+    is_ident(&s).then_some(s)
 }
 
 /// Gives each name a unique form in order of arrival.
@@ -99,6 +118,18 @@ mod tests {
         assert_eq!(variant("network-admin").as_deref(), Some("NetworkAdmin"));
         assert_eq!(variant("2048").as_deref(), Some("V2048"));
         assert_eq!(variant("Self").as_deref(), Some("Self_"));
+        assert_eq!(snake("gen").as_deref(), Some("gen_"));
+        assert_eq!(snake("size²"), None, "heck keeps `²`, Rust rejects it");
+        assert_eq!(
+            snake("٣x"),
+            None,
+            "heck keeps `٣`, which cannot start an identifier"
+        );
+        assert_eq!(variant("٣x"), None);
+        assert_eq!(variant("size²"), None);
+        assert_eq!(snake("größe"), None, "identifiers are ASCII");
+        assert!(!is_ident("r#type") && !is_ident("_") && !is_ident("gen"));
+        assert!(is_keyword("type") && is_keyword("_") && !is_keyword("größe"));
         let mut u = Unique::default();
         assert_eq!(u.claim("a".into(), "_"), "a");
         assert_eq!(u.claim("a".into(), "_"), "a_2");

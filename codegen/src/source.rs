@@ -10,6 +10,7 @@
 
 use crate::diag::Diagnostic;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// One spec file: its path (as shown in diagnostics) and its text.
 #[derive(Debug)]
@@ -18,9 +19,56 @@ pub struct SourceFile {
     pub path: PathBuf,
     /// The whole text.
     pub text: String,
+    /// Per line: where it is and its shape, computed on the first search (a spec with many
+    /// problems is searched once per diagnostic).
+    index: OnceLock<Vec<Line>>,
+}
+
+/// One line of a spec file, measured once.
+#[derive(Debug, Clone)]
+struct Line {
+    /// Leading spaces.
+    indent: usize,
+    /// Column of the key, after any list dash.
+    key_col: usize,
+    /// Not blank, not a comment.
+    content: bool,
+    /// Starts with `- `.
+    item: bool,
+    /// What anchors are matched against: the line after its indentation and list dash, escapes
+    /// decoded and quotes removed.
+    body: String,
 }
 
 impl SourceFile {
+    /// A spec file read from `path`.
+    pub fn new(path: PathBuf, text: String) -> Self {
+        SourceFile {
+            path,
+            text,
+            index: OnceLock::new(),
+        }
+    }
+
+    fn index(&self) -> &[Line] {
+        self.index.get_or_init(|| {
+            self.text
+                .lines()
+                .map(|l| {
+                    let t = l.trim_start();
+                    let content = is_content(l);
+                    Line {
+                        indent: indent(l),
+                        key_col: key_column(l),
+                        content,
+                        item: t.starts_with("- "),
+                        body: if content { body(l) } else { String::new() },
+                    }
+                })
+                .collect()
+        })
+    }
+
     /// The 1-based line of the last anchor matched in sequence (1 when none matches).
     pub fn line_of(&self, anchors: &[&str]) -> usize {
         self.line_of_nth(anchors, 1)
@@ -29,19 +77,19 @@ impl SourceFile {
     /// Like [`line_of`](Self::line_of), taking the `nth` (1-based) match of the last anchor:
     /// duplicates are reported where they repeat.
     pub fn line_of_nth(&self, anchors: &[&str], nth: usize) -> usize {
-        let lines: Vec<&str> = self.text.lines().collect();
+        let lines = self.index();
         let (mut start, mut end) = (0, lines.len());
         let mut found = None;
         for (k, anchor) in anchors.iter().enumerate() {
             let hits: Vec<usize> = (start..end)
-                .filter(|&i| matches(lines[i], anchor))
+                .filter(|&i| lines[i].content && matches(&lines[i].body, anchor))
                 .collect();
-            let Some(shallowest) = hits.iter().map(|&i| key_column(lines[i])).min() else {
+            let Some(shallowest) = hits.iter().map(|&i| lines[i].key_col).min() else {
                 break;
             };
             let shallow: Vec<usize> = hits
                 .into_iter()
-                .filter(|&i| key_column(lines[i]) == shallowest)
+                .filter(|&i| lines[i].key_col == shallowest)
                 .collect();
             let pick = if k + 1 == anchors.len() {
                 shallow.get(nth.saturating_sub(1)).or(shallow.last())
@@ -50,7 +98,7 @@ impl SourceFile {
             };
             let Some(&i) = pick else { break };
             found = Some(i);
-            (start, end) = (i + 1, block_end(&lines, i));
+            (start, end) = (i + 1, block_end(lines, i));
         }
         found.map_or(1, |i| i + 1)
     }
@@ -92,32 +140,70 @@ fn is_content(line: &str) -> bool {
 
 /// The end (exclusive) of the YAML block that starts at line `i`: a list item holds the deeper
 /// lines after it; a key also holds list items at its own indentation (compact style).
-fn block_end(lines: &[&str], i: usize) -> usize {
-    let own = indent(lines[i]);
-    let is_item = lines[i].trim_start().starts_with("- ");
+fn block_end(lines: &[Line], i: usize) -> usize {
+    let (own, is_item) = (lines[i].indent, lines[i].item);
     (i + 1..lines.len())
         .find(|&j| {
-            is_content(lines[j]) && {
-                let ind = indent(lines[j]);
-                ind < own || (ind == own && (is_item || !lines[j].trim_start().starts_with("- ")))
-            }
+            let l = &lines[j];
+            l.content && (l.indent < own || (l.indent == own && (is_item || !l.item)))
         })
         .unwrap_or(lines.len())
 }
 
-/// Whether a line holds one of the anchor's alternatives as its key (`key:`) or key and value
-/// (`key: value`), ignoring indentation, a list dash and quotes.
-fn matches(line: &str, anchor: &str) -> bool {
-    if !is_content(line) {
-        return false;
-    }
-    let normalized: String = line.chars().filter(|c| *c != '"' && *c != '\'').collect();
+/// A line as anchors see it: without its indentation and list dash, escapes decoded, quotes
+/// removed.
+fn body(line: &str) -> String {
+    let normalized: String = unescape(line)
+        .chars()
+        .filter(|c| *c != '"' && *c != '\'')
+        .collect();
     let t = normalized.trim_start();
-    let t = t.strip_prefix("- ").map_or(t, str::trim_start);
-    anchor.split('|').any(|alt| match t.strip_prefix(alt) {
+    t.strip_prefix("- ").map_or(t, str::trim_start).to_owned()
+}
+
+/// Whether a line's [`body`] holds one of the anchor's alternatives as its key (`key:`) or key
+/// and value (`key: value`).
+fn matches(body: &str, anchor: &str) -> bool {
+    anchor.split('|').any(|alt| match body.strip_prefix(alt) {
         Some(rest) => alt.ends_with(':') || rest.is_empty() || rest.starts_with([' ', '\t', '#']),
         None => false,
     })
+}
+
+/// The line with double-quoted escapes (`\n`, `\t`, `\u202E`, ...) decoded, so that a value
+/// written with escapes is found by its decoded text.
+fn unescape(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains('\\') {
+        return line.into();
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let hex = |n: usize, chars: &mut std::str::Chars<'_>| {
+            let digits: String = chars.by_ref().take(n).collect();
+            u32::from_str_radix(&digits, 16)
+                .ok()
+                .and_then(char::from_u32)
+        };
+        let decoded = match chars.next() {
+            Some('n') => Some('\n'),
+            Some('t') => Some('\t'),
+            Some('r') => Some('\r'),
+            Some('0') => Some('\0'),
+            Some('e') => Some('\u{1b}'),
+            Some('x') => hex(2, &mut chars),
+            Some('u') => hex(4, &mut chars),
+            Some('U') => hex(8, &mut chars),
+            Some(other) => Some(other),
+            None => None,
+        };
+        out.extend(decoded);
+    }
+    out.into()
 }
 
 #[cfg(test)]
@@ -125,10 +211,7 @@ mod tests {
     use super::*;
 
     fn file(text: &str) -> SourceFile {
-        SourceFile {
-            path: "x.yaml".into(),
-            text: text.into(),
-        }
+        SourceFile::new("x.yaml".into(), text.into())
     }
 
     #[test]
@@ -140,6 +223,12 @@ mod tests {
         assert_eq!(f.line_of(&["types:", "name: License", "name: id"]), 4);
         assert_eq!(f.line_of(&["name: Missing"]), 1);
         assert_eq!(f.line_of(&["types:", "name: License", "name: nope"]), 2);
+    }
+
+    #[test]
+    fn finds_values_written_with_escapes() {
+        let f = file("fields:\n  - name: a\n  - name: \"col\\nor\"\n");
+        assert_eq!(f.line_of(&["fields:", "name: col\nor"]), 3);
     }
 
     #[test]

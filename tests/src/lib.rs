@@ -20,7 +20,7 @@ pub mod fixtures {
 #[cfg_attr(not(feature = "experimental"), doc = "```compile_fail")]
 #[cfg_attr(feature = "experimental", doc = "```no_run")]
 /// # async fn f(client: ruckus_one::Client) -> Result<(), ruckus_one::Error> {
-/// let list = client.network().list_personal_identity_networks().page(1).page_size(20).send().await?;
+/// let list = client.network().edge_services().list_personal_identity_networks().page(1).page_size(20).send().await?;
 /// # let _ = list; Ok(()) }
 /// ```
 pub mod experimental_gate {}
@@ -31,7 +31,7 @@ pub mod experimental_gate {}
 /// ```compile_fail
 /// #![deny(deprecated)]
 /// # async fn f(client: ruckus_one::Client) -> Result<(), ruckus_one::Error> {
-/// let switches = client.network().list_switches_legacy().send().await?;
+/// let switches = client.network().switches_legacy().list_switches_legacy().send().await?;
 /// # let _ = switches; Ok(()) }
 /// ```
 ///
@@ -39,7 +39,7 @@ pub mod experimental_gate {}
 /// #![deny(deprecated)]
 /// # async fn f(client: ruckus_one::Client) -> Result<(), ruckus_one::Error> {
 /// #[allow(deprecated)]
-/// let switches = client.network().list_switches_legacy().send().await?;
+/// let switches = client.network().switches_legacy().list_switches_legacy().send().await?;
 /// # let _ = switches; Ok(()) }
 /// ```
 pub mod deprecation_gate {}

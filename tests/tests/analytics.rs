@@ -148,6 +148,7 @@ async fn list_application_tokens() {
     .await;
     let tokens = client
         .analytics()
+        .application_tokens()
         .list_application_tokens()
         .send()
         .await
@@ -169,6 +170,7 @@ async fn create_application_token() {
     let body = CreateApplicationTokenRequest::new("ci token".to_owned());
     let token = client
         .analytics()
+        .application_tokens()
         .create_application_token(&body)
         .send()
         .await
@@ -183,6 +185,7 @@ async fn delete_application_token() {
     expect_once(&server, mock, ok(json!({"requestId": "r-del"}))).await;
     let answer = client
         .analytics()
+        .application_tokens()
         .delete_application_token("at-1")
         .send()
         .await
@@ -198,6 +201,7 @@ async fn get_application_token() {
     expect_once(&server, mock, ok(token_json("sec-read"))).await;
     let token = client
         .analytics()
+        .application_tokens()
         .get_application_token("at 1")
         .send()
         .await
@@ -212,6 +216,7 @@ async fn rotate_application_token_secret() {
     expect_once(&server, mock, ok(token_json("sec-rotated"))).await;
     let token = client
         .analytics()
+        .application_tokens()
         .rotate_application_token_secret("at-1")
         .send()
         .await
@@ -243,6 +248,7 @@ async fn query_licenses_and_hierarchy() {
     body.path = Some(vec![step]);
     let tree = client
         .analytics()
+        .licenses()
         .query_licenses_and_hierarchy(&body)
         .send()
         .await
@@ -269,7 +275,13 @@ async fn list_licenses() {
         ok(json!([license_json()])),
     )
     .await;
-    let licenses = client.analytics().list_licenses().send().await.unwrap();
+    let licenses = client
+        .analytics()
+        .licenses()
+        .list_licenses()
+        .send()
+        .await
+        .unwrap();
     assert_eq!(licenses.len(), 1);
     assert_license(&licenses[0]);
 }
@@ -279,7 +291,13 @@ async fn refresh_licenses() {
     let (server, client) = analytics().await;
     let mock = call("POST", "/ai/licenses/refresh", None);
     expect_once(&server, mock, ok(json!([license_json()]))).await;
-    let licenses = client.analytics().refresh_licenses().send().await.unwrap();
+    let licenses = client
+        .analytics()
+        .licenses()
+        .refresh_licenses()
+        .send()
+        .await
+        .unwrap();
     assert_eq!(licenses.len(), 1);
     assert_license(&licenses[0]);
 }
@@ -296,6 +314,7 @@ async fn delete_orphaned_aps() {
     )];
     let answer = client
         .analytics()
+        .licenses()
         .delete_orphaned_aps("42", &body)
         .send()
         .await
@@ -312,7 +331,13 @@ async fn get_license() {
         ok(license_json()),
     )
     .await;
-    let license = client.analytics().get_license("42").send().await.unwrap();
+    let license = client
+        .analytics()
+        .licenses()
+        .get_license("42")
+        .send()
+        .await
+        .unwrap();
     assert_license(&license);
 }
 
@@ -336,6 +361,7 @@ async fn update_license() {
     )];
     let result = client
         .analytics()
+        .licenses()
         .update_license("42", &body)
         .send()
         .await
@@ -376,6 +402,7 @@ async fn list_onboarded_systems() {
     .await;
     let systems = client
         .analytics()
+        .onboarded_systems()
         .list_onboarded_systems()
         .send()
         .await
@@ -398,6 +425,7 @@ async fn delete_onboarded_system() {
     expect_once(&server, mock, ok(json!({"requestId": "r-sys"}))).await;
     let answer = client
         .analytics()
+        .onboarded_systems()
         .delete_onboarded_system("dev-1")
         .send()
         .await
@@ -424,6 +452,7 @@ async fn get_onboarded_system() {
     .await;
     let system = client
         .analytics()
+        .onboarded_systems()
         .get_onboarded_system("dev-1")
         .send()
         .await
@@ -448,6 +477,7 @@ async fn list_resource_groups() {
     expect_once(&server, call("GET", "/ai/resourceGroups", None), ok(answer)).await;
     let groups = client
         .analytics()
+        .resource_groups()
         .list_resource_groups()
         .send()
         .await
@@ -466,6 +496,7 @@ async fn create_resource_group() {
     body.description = s("Head office");
     let group = client
         .analytics()
+        .resource_groups()
         .create_resource_group(&body)
         .send()
         .await
@@ -487,6 +518,7 @@ async fn query_resource_group_filters() {
     let body = ResourceGroupFilterQuery::new("SZ".to_owned(), FilterSearchType::NetworkHierarchies);
     let found = client
         .analytics()
+        .resource_groups()
         .query_resource_group_filters(&body)
         .send()
         .await
@@ -505,6 +537,7 @@ async fn get_resource_group() {
     expect_once(&server, mock, ok(resource_group_json())).await;
     let group = client
         .analytics()
+        .resource_groups()
         .get_resource_group("rg-1")
         .send()
         .await
@@ -521,6 +554,7 @@ async fn update_resource_group() {
     let body = ResourceGroupInput::new("HQ".to_owned(), filter());
     let group = client
         .analytics()
+        .resource_groups()
         .update_resource_group("rg-1", &body)
         .send()
         .await
@@ -580,6 +614,7 @@ async fn retry_failed_report_schedules() {
     let body = ScheduleIds::new(vec!["s-1".to_owned(), "s-2".to_owned()]);
     let answer = client
         .analytics()
+        .schedules()
         .retry_failed_report_schedules(&body)
         .send()
         .await
@@ -595,6 +630,7 @@ async fn delete_schedules() {
     let body = ScheduleIds::new(vec!["s-1".to_owned()]);
     let answer = client
         .analytics()
+        .schedules()
         .delete_schedules(&body)
         .send()
         .await
@@ -615,10 +651,17 @@ async fn list_schedules_with_and_without_status_filter() {
     let filtered = call("GET", "/ai/schedules", None).and(query_param("status", "Not triggered"));
     expect_once(&server, filtered, ok(json!({"result": []}))).await;
 
-    let all = client.analytics().list_schedules().send().await.unwrap();
+    let all = client
+        .analytics()
+        .schedules()
+        .list_schedules()
+        .send()
+        .await
+        .unwrap();
     assert_schedule(&all.result.expect("result")[0]);
     let none = client
         .analytics()
+        .schedules()
         .list_schedules()
         .status(ScheduleStatus::NotTriggered)
         .send()
@@ -674,6 +717,7 @@ async fn create_schedule() {
     body.active = Some(true);
     let created = client
         .analytics()
+        .schedules()
         .create_schedule(&body)
         .send()
         .await
@@ -697,6 +741,7 @@ async fn get_schedule_execution_logs() {
     .await;
     let logs = client
         .analytics()
+        .schedules()
         .get_schedule_execution_logs("s-1")
         .send()
         .await
@@ -715,7 +760,13 @@ async fn get_schedule() {
         ok(schedule_json()),
     )
     .await;
-    let schedule = client.analytics().get_schedule("s-1").send().await.unwrap();
+    let schedule = client
+        .analytics()
+        .schedules()
+        .get_schedule("s-1")
+        .send()
+        .await
+        .unwrap();
     assert_schedule(&schedule);
 }
 
@@ -736,6 +787,7 @@ async fn update_schedule() {
     body.active = Some(false);
     let updated = client
         .analytics()
+        .schedules()
         .update_schedule("s-1", &body)
         .send()
         .await
@@ -757,7 +809,13 @@ async fn delete_users() {
     let mock = call("DELETE", "/ai/users", Some(json!(["u-1", "u-2"])));
     expect_once(&server, mock, ok(json!({"requestId": "r-users"}))).await;
     let body = vec!["u-1".to_owned(), "u-2".to_owned()];
-    let answer = client.analytics().delete_users(&body).send().await.unwrap();
+    let answer = client
+        .analytics()
+        .users()
+        .delete_users(&body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(answer.request_id, s("r-users"));
 }
 
@@ -771,7 +829,13 @@ async fn list_users() {
         "invitation": {"state": "accepted", "inviterUser": {"firstName": "Ada", "lastName": "Lovelace"}}
     }]);
     expect_once(&server, call("GET", "/ai/users", None), ok(answer)).await;
-    let users = client.analytics().list_users().send().await.unwrap();
+    let users = client
+        .analytics()
+        .users()
+        .list_users()
+        .send()
+        .await
+        .unwrap();
     let user = &users[0];
     assert_eq!(user.id, s("u-2"));
     assert_eq!(user.first_name, s("Grace"));
@@ -804,6 +868,7 @@ async fn add_internal_user() {
         AddInternalUserRequest::new("rg-1".to_owned(), UserRole::ReportOnly, "swu-7".to_owned());
     let user = client
         .analytics()
+        .users()
         .add_internal_user(&body)
         .send()
         .await
@@ -832,6 +897,7 @@ async fn invite_third_party_user() {
     body.type_ = Some(InvitationType::SuperTenant);
     let invited = client
         .analytics()
+        .users()
         .invite_third_party_user(&body)
         .send()
         .await
@@ -850,6 +916,7 @@ async fn list_internal_users() {
     expect_once(&server, call("GET", "/ai/users/internal", None), ok(answer)).await;
     let users = client
         .analytics()
+        .users()
         .list_internal_users()
         .send()
         .await
@@ -872,6 +939,7 @@ async fn update_user() {
     let body = UpdateUserRequest::new("rg-1".to_owned(), UserRole::ReportOnly);
     let user = client
         .analytics()
+        .users()
         .update_user("u-1", &body)
         .send()
         .await
@@ -894,7 +962,13 @@ async fn unknown_enum_value_is_kept_and_sent_back_unchanged() {
     )
     .await;
 
-    let users = client.analytics().list_users().send().await.unwrap();
+    let users = client
+        .analytics()
+        .users()
+        .list_users()
+        .send()
+        .await
+        .unwrap();
     let role = users[0].role.clone().expect("role");
     let UserRole::Unknown(unknown) = &role else {
         panic!("expected UserRole::Unknown, got {role:?}");
@@ -915,6 +989,7 @@ async fn unknown_enum_value_is_kept_and_sent_back_unchanged() {
     let body = UpdateUserRequest::new("rg-1".to_owned(), role);
     client
         .analytics()
+        .users()
         .update_user("u-5", &body)
         .send()
         .await
@@ -935,6 +1010,7 @@ async fn unknown_response_fields_are_ignored() {
     .await;
     let system = client
         .analytics()
+        .onboarded_systems()
         .get_onboarded_system("dev-1")
         .send()
         .await
@@ -957,6 +1033,7 @@ async fn malformed_success_body_is_a_decode_error_with_status_and_raw_body() {
     expect_once(&server, call("GET", "/ai/licenses/42", None), answer).await;
     let err = client
         .analytics()
+        .licenses()
         .get_license("42")
         .send()
         .await
@@ -983,6 +1060,7 @@ async fn error_answer_is_an_api_error_with_decoded_body() {
     let body = CreateApplicationTokenRequest::new(String::new());
     let err = client
         .analytics()
+        .application_tokens()
         .create_application_token(&body)
         .send()
         .await
@@ -1020,6 +1098,7 @@ async fn path_parameter_with_slashes_and_dots_stays_one_segment() {
         .await;
     client
         .analytics()
+        .application_tokens()
         .get_application_token("a/../b")
         .send()
         .await
@@ -1045,6 +1124,7 @@ async fn dot_dot_path_parameter_never_reaches_another_resource() {
     let client = ruckus_one::Client::new(common::config(&server)).unwrap();
     let err = client
         .analytics()
+        .application_tokens()
         .get_application_token("..")
         .send()
         .await
@@ -1071,6 +1151,7 @@ async fn delegated_tenant_header() {
     assert!(
         client
             .analytics()
+            .licenses()
             .list_licenses()
             .send()
             .await
@@ -1079,11 +1160,18 @@ async fn delegated_tenant_header() {
     );
     let delegated = client.with_tenant("t-9").unwrap();
     assert_eq!(delegated.runtime().delegated_tenant(), Some("t-9"));
-    let licenses = delegated.analytics().list_licenses().send().await.unwrap();
+    let licenses = delegated
+        .analytics()
+        .licenses()
+        .list_licenses()
+        .send()
+        .await
+        .unwrap();
     assert_eq!(licenses[0].license_id, Some(42));
     // A per-call tenant overrides the client's.
     let license = delegated
         .analytics()
+        .licenses()
         .get_license("42")
         .tenant("t-8")
         .send()
@@ -1099,6 +1187,7 @@ async fn secrets_stay_out_of_debug_output() {
     expect_once(&server, mock, ok(token_json("very-secret-value"))).await;
     let token = client
         .analytics()
+        .application_tokens()
         .get_application_token("at-1")
         .send()
         .await

@@ -88,6 +88,7 @@ async fn accepted_write_then_waiter_tolerates_early_404s_until_success() {
     .await;
     let accepted = client
         .demo()
+        .calls()
         .create_widget(&Widget::new("w".to_owned()))
         .send()
         .await
@@ -200,6 +201,7 @@ fn widget_page(ids: &[&str], page: u64) -> ResponseTemplate {
 async fn pages_of(client: &Client) -> Vec<Result<Vec<String>, Error>> {
     client
         .demo()
+        .calls()
         .list_widgets_paged()
         .page_size(2)
         .pages()
@@ -338,6 +340,7 @@ async fn query_body_pages_put_the_page_number_in_the_body() {
     body.search_string = Some("wid".to_owned());
     let pages: Vec<_> = client
         .demo()
+        .calls()
         .query_widgets(2, &body)
         .pages()
         .collect()

@@ -50,6 +50,7 @@ async fn update_widget_sends_the_default_vendor_media_type() {
     let body = widget("w-1", "v1");
     let updated = client
         .demo()
+        .calls()
         .update_widget("w-1", &body)
         .send()
         .await
@@ -64,6 +65,7 @@ async fn update_widget_sends_the_selected_version_media_type() {
     let body = widget("w-1", "v1.1");
     let updated = client
         .demo()
+        .calls()
         .update_widget("w-1", &body)
         .version(UpdateWidgetVersion::V1_1)
         .send()
@@ -87,6 +89,7 @@ async fn download_widget_key_returns_the_exact_bytes() {
     expect_once(&server, mock, answer).await;
     let bytes = client
         .demo()
+        .calls()
         .download_widget_key("w/1")
         .send()
         .await
@@ -108,7 +111,13 @@ async fn upload_widgets_sends_a_multipart_form() {
         ));
     expect_once(&server, mock, ResponseTemplate::new(204)).await;
     let form = Multipart::new().file("file", "widgets.csv", "text/csv", csv.as_bytes().to_vec());
-    client.demo().upload_widgets(form).send().await.unwrap();
+    client
+        .demo()
+        .calls()
+        .upload_widgets(form)
+        .send()
+        .await
+        .unwrap();
 
     let requests = common::api_requests(&server).await;
     assert_eq!(requests.len(), 1);
@@ -150,7 +159,7 @@ async fn get_token_sends_a_form_body() {
     )
     .await;
     let body = FormCredentials::new("client_credentials".to_owned(), "my app&co".to_owned());
-    let answer = client.demo().get_token(&body).send().await.unwrap();
+    let answer = client.demo().calls().get_token(&body).send().await.unwrap();
     assert_eq!(answer, json!({"access_token": "inner", "expires_in": 60}));
 }
 
@@ -162,7 +171,13 @@ async fn create_widget_decodes_the_asynchronous_result_envelope() {
         .set_body_json(json!({"requestId": "req-123", "response": {"id": "w-9"}}));
     expect_once(&server, mock, answer).await;
     let body = Widget::new("New".to_owned());
-    let accepted = client.demo().create_widget(&body).send().await.unwrap();
+    let accepted = client
+        .demo()
+        .calls()
+        .create_widget(&body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(accepted.request_id, "req-123");
     assert_eq!(accepted.response, Some(json!({"id": "w-9"})));
 }
@@ -179,7 +194,13 @@ async fn create_widget_decodes_an_identity_family_error() {
     )
     .await;
     let body = Widget::new("New".to_owned());
-    let err = client.demo().create_widget(&body).send().await.unwrap_err();
+    let err = client
+        .demo()
+        .calls()
+        .create_widget(&body)
+        .send()
+        .await
+        .unwrap_err();
     let api = err
         .api_error()
         .unwrap_or_else(|| panic!("expected an API error, got {err:?}"));
@@ -216,6 +237,7 @@ async fn query_widgets_sends_query_parameters_header_and_body() {
     body.search_string = Some("blue".to_owned());
     let page = client
         .demo()
+        .calls()
         .query_widgets(25, &body)
         .sort_order(Sort::Desc)
         .x_trace("trace-1")
@@ -225,7 +247,13 @@ async fn query_widgets_sends_query_parameters_header_and_body() {
     assert_eq!(page.total_count, Some(41));
     assert_eq!(page.page, Some(2));
     assert_eq!(page.data, Some(vec![widget("w-21", "blue 21")]));
-    let empty = client.demo().query_widgets(20, &body).send().await.unwrap();
+    let empty = client
+        .demo()
+        .calls()
+        .query_widgets(20, &body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(empty.total_count, Some(0));
     assert_eq!(empty.page, None);
     assert_eq!(empty.data, Some(vec![]));
@@ -249,6 +277,7 @@ async fn query_widgets_decodes_an_entitlement_family_error() {
     .await;
     let err = client
         .demo()
+        .calls()
         .query_widgets(20, &QueryWidgetsRequest::new())
         .send()
         .await
@@ -282,6 +311,7 @@ async fn put_widget_picture_sends_raw_png_bytes() {
     expect_once(&server, mock, ResponseTemplate::new(200)).await;
     client
         .demo()
+        .calls()
         .put_widget_picture("w-1", Bytes::from_static(png))
         .send()
         .await
@@ -308,6 +338,7 @@ async fn preview_widget_is_available_with_the_experimental_feature() {
     let body = Widget::new("draft".to_owned());
     let preview = client
         .demo()
+        .calls()
         .preview_widget()
         .body(&body)
         .send()
@@ -321,6 +352,7 @@ async fn preview_widget_is_available_with_the_experimental_feature() {
 async fn list_legacy_widgets(client: &Client) -> Vec<Widget> {
     client
         .demo()
+        .calls()
         .list_widgets_legacy()
         .include(true)
         .send()
@@ -353,6 +385,7 @@ async fn query_widgets_version_changes_only_the_content_type() {
     .await;
     let page = client
         .demo()
+        .calls()
         .query_widgets(20, &QueryWidgetsRequest::new())
         .version(ruckus_one_tests::fixtures::operations::demo::calls::QueryWidgetsVersion::V1_1)
         .send()
@@ -379,7 +412,7 @@ async fn unit_token_api_sends_the_configured_token_and_no_oauth_request() {
             .base_url(server.uri())
             .unit_token("unit-7");
     let client = Client::new(config).expect("valid configuration");
-    let unit = client.portal().get_unit().send().await.unwrap();
+    let unit = client.portal().units().get_unit().send().await.unwrap();
     assert_eq!(unit, json!({"unit": "7"}));
     let requests = server.received_requests().await.unwrap_or_default();
     assert!(
@@ -404,7 +437,7 @@ async fn export_widgets_returns_the_csv_text() {
         ResponseTemplate::new(200).set_body_raw(csv, "text/csv"),
     )
     .await;
-    let text = client.demo().export_widgets().send().await.unwrap();
+    let text = client.demo().calls().export_widgets().send().await.unwrap();
     assert_eq!(text, csv);
 }
 
@@ -423,7 +456,12 @@ async fn spring_paging_reads_three_pages_and_stops_on_the_last() {
         let answer = ok(json!({"content": items, "totalElements": 6, "last": page == 2}));
         expect_once(&server, mock, answer).await;
     }
-    let mut pages = client.demo().list_widget_registrations().size(2).pages();
+    let mut pages = client
+        .demo()
+        .calls()
+        .list_widget_registrations()
+        .size(2)
+        .pages();
     let mut ids = Vec::new();
     while let Some(page) = pages.next().await {
         let page = page.unwrap();
@@ -448,6 +486,7 @@ async fn a_201_create_decodes_the_created_object() {
     expect_once(&server, mock, answer).await;
     let created = client
         .demo()
+        .calls()
         .create_widget_now(&Widget::new("New".to_owned()))
         .send()
         .await
@@ -461,7 +500,13 @@ async fn a_bulk_delete_sends_its_body_and_a_204_returns_unit() {
     let mock = call("DELETE", "/demo/widgets", Some(json!(["w-1", "w-2"])));
     expect_once(&server, mock, ResponseTemplate::new(204)).await;
     let ids = vec!["w-1".to_owned(), "w-2".to_owned()];
-    let () = client.demo().delete_widgets(&ids).send().await.unwrap();
+    let () = client
+        .demo()
+        .calls()
+        .delete_widgets(&ids)
+        .send()
+        .await
+        .unwrap();
 }
 
 #[tokio::test]
@@ -476,6 +521,7 @@ async fn a_vendor_only_operation_sends_the_vendor_type_and_a_204_decodes_as_null
     expect_once(&server, mock, ResponseTemplate::new(204)).await;
     let answer = client
         .demo()
+        .calls()
         .patch_widget_vendor_only("w-1", &json!({"name": "x"}))
         .send()
         .await
@@ -490,6 +536,7 @@ async fn selecting_a_version_changes_both_media_type_headers() {
     let body = widget("w-1", "v2");
     let updated = client
         .demo()
+        .calls()
         .update_widget("w-1", &body)
         .version(UpdateWidgetVersion::V2)
         .send()
@@ -518,6 +565,7 @@ async fn send_and_wait_polls_the_activity_as_the_tenant_of_the_call() {
         .initial_interval(std::time::Duration::from_millis(1));
     let activity = client
         .demo()
+        .calls()
         .create_widget(&Widget::new("New".to_owned()))
         .tenant("tenant-9")
         .send_and_wait(&options)

@@ -32,6 +32,7 @@ async fn configuration_errors_decode_as_an_errors_array() {
     .await;
     let err = client
         .network()
+        .switches()
         .list_venue_switches("v-1")
         .send()
         .await
@@ -57,6 +58,7 @@ async fn identity_errors_decode_as_status_and_message() {
     .await;
     let err = client
         .network()
+        .identity()
         .patch_identity_group("g-1")
         .send()
         .await
@@ -86,6 +88,7 @@ async fn entitlement_errors_decode_flat_and_versions_select_the_content_type() {
     .await;
     let err = client
         .network()
+        .entitlements()
         .query_entitlement_utilizations()
         .body(&QueryRequest::new())
         .version(QueryEntitlementUtilizationsVersion::V1_1)
@@ -119,6 +122,7 @@ async fn msp_errors_decode_as_a_map_of_messages() {
     .await;
     let err = client
         .network()
+        .tenants()
         .query_msp_ecs(&QueryRequest::new())
         .send()
         .await
@@ -146,6 +150,7 @@ async fn identity_status_names_with_codes_decode_and_other_shapes_still_decode()
     .await;
     let err = client
         .network()
+        .identity()
         .get_mac_registration_pool("p-1")
         .send()
         .await
@@ -165,6 +170,7 @@ async fn identity_status_names_with_codes_decode_and_other_shapes_still_decode()
     .await;
     let err = client
         .network()
+        .identity()
         .get_mac_registration_pool("p-2")
         .send()
         .await
@@ -196,6 +202,7 @@ async fn resident_portal_errors_decode_their_own_shape() {
     let client = ruckus_one::Client::new(config).unwrap();
     let err = client
         .resident_portal()
+        .portal()
         .get_unit("p-1")
         .send()
         .await
@@ -223,6 +230,7 @@ async fn certificate_private_key_downloads_as_pkcs12_bytes() {
     .await;
     let bytes = client
         .network()
+        .identity()
         .download_certificate_private_key("c-1", &json!({"password": "p"}))
         .send()
         .await
@@ -253,6 +261,7 @@ async fn identities_import_as_a_multipart_upload() {
     );
     let answer = client
         .network()
+        .identity()
         .import_identities("g-1", csv)
         .send()
         .await
@@ -284,6 +293,7 @@ async fn resident_portal_uses_the_unit_token_on_its_own_host() {
     let client = ruckus_one::Client::new(config).unwrap();
     let unit = client
         .resident_portal()
+        .portal()
         .get_unit("p-1")
         .send()
         .await

@@ -10,6 +10,9 @@
 //!   revision BASE (default `HEAD`) means for callers, with the version bump it needs.
 //! - `cargo xtask bench-build [--runs N] [--full]`: cold build times of the client crate per
 //!   feature set (a benchmark that prints figures, not a test).
+//! - `cargo xtask fuzz [--cases N] [--seed S] [--compile K] [--timeout SECS]`: the generator on
+//!   N randomly mutated specs; prints panics, hangs, unlocated diagnostics and accepted specs
+//!   whose output is broken (see `fuzz.rs`).
 //!
 //! `--spec FILE` and `--out DIR` point the commands at another spec or output directory (tests
 //! use them with broken fixture specs); paths are then taken as given.
@@ -17,6 +20,8 @@
 mod audit;
 mod bench;
 mod diff;
+mod fuzz;
+mod mutate;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -74,6 +79,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("bench-build") => bench::run(&workspace_root(), &args[1..]),
+        Some("fuzz") => fuzz::run(&workspace_root(), &args[1..]),
         Some("audit") => audit::run(&args[1..]),
         Some("diff") => return diff::run(&args[1..]),
         _ => run(&args),
@@ -99,7 +105,7 @@ fn run(args: &[String]) -> Result<(), String> {
 
 fn usage() -> String {
     format!(
-        "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n{}\n  diff [BASE] [--json] [--fail-on breaking] [--base-spec FILE]\n            classify the spec changes since the git revision BASE (default HEAD)\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set",
+        "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n{}\n  diff [BASE] [--json] [--fail-on breaking] [--base-spec FILE]\n            classify the spec changes since the git revision BASE (default HEAD)\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set\n  fuzz [--cases N] [--seed S] [--compile K] [--timeout SECS]\n            run the generator on mutated specs and print figures",
         audit::usage()
     )
 }

@@ -10,12 +10,12 @@ use super::gates;
 use super::text::ident;
 use crate::ir::{ApiIr, BodyKind, Ir, Lifecycle, OpIr, ResponseKind, TypeIr, TypeKind, TypeRef};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use std::collections::BTreeMap;
 
 /// `(path relative to the crate dir, tokens)` of the test's files.
 pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
-    let krate = format_ident!("{}", ir.krate.name.replace('-', "_"));
+    let krate = ident(&ir.krate.name.replace('-', "_"));
     let mut out = Vec::new();
     let mut mods = Vec::new();
     for api in &ir.apis {
@@ -52,7 +52,7 @@ pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
             } else {
                 mods.push(quote!(#area_gate mod #m;));
             }
-            let calls = ops.iter().map(|o| samples.call(o));
+            let calls = ops.iter().map(|o| samples.call(o, &area.name));
             let test = ident(&module);
             let doc = format!(" Every operation of `{}::{}` once.", api.name, area.name);
             out.push((
@@ -94,7 +94,8 @@ struct Samples<'a> {
 
 impl Samples<'_> {
     /// One operation's mock and call.
-    fn call(&self, op: &OpIr) -> TokenStream {
+    fn call(&self, op: &OpIr, area: &str) -> TokenStream {
+        let area = ident(area);
         let version = &op.versions[0];
         let mut path = self.api.prefix.value.clone();
         let mut rest = op.path.as_str();
@@ -199,7 +200,7 @@ impl Samples<'_> {
                     answer: #answer,
                 };
                 let _mock = support::expect(&server, &expect).await;
-                let out = client.#api().#name(#(#args),*).send().await.expect(#id);
+                let out = client.#api().#area().#name(#(#args),*).send().await.expect(#id);
                 #check
             }
         }

@@ -1,7 +1,7 @@
 //! Descriptions shared by the rustdoc, Markdown and TSV outputs: provenance and request and
 //! response bodies, each worded in one place for every output.
 
-use super::text::{prose, type_doc};
+use super::text::{code, prose, type_doc};
 use crate::ir::{BodyIr, BodyKind, Provenance, ResponseIr, ResponseKind};
 
 /// Which output a description is for.
@@ -43,8 +43,8 @@ pub fn request_body(b: &BodyIr, style: Style) -> String {
             .parts
             .iter()
             .map(|(n, d)| match d {
-                Some(d) => format!("`{n}` ({})", prose(d)),
-                None => format!("`{n}`"),
+                Some(d) => format!("{} ({})", code(n), prose(d)),
+                None => code(n),
             })
             .collect();
         return if parts.is_empty() {
@@ -56,7 +56,7 @@ pub fn request_body(b: &BodyIr, style: Style) -> String {
     if b.kind != BodyKind::Multipart {
         return "raw bytes".into();
     }
-    let parts: Vec<String> = b.parts.iter().map(|(n, _)| format!("`{n}`")).collect();
+    let parts: Vec<String> = b.parts.iter().map(|(n, _)| code(n)).collect();
     if parts.is_empty() {
         "multipart form".into()
     } else {
@@ -80,7 +80,13 @@ pub fn response_body(r: &ResponseIr, style: Style) -> String {
             Style::Rustdoc | Style::Spec => "no body".into(),
         },
         (Style::Markdown, _) => what,
-        (Style::Rustdoc | Style::Spec, _) => format!("`{}` {what}", r.media_type),
+        // Plain JSON is the default media type and goes unsaid.
+        (Style::Rustdoc | Style::Spec, ResponseKind::Json)
+            if r.media_type == "application/json" =>
+        {
+            what
+        }
+        (Style::Rustdoc | Style::Spec, _) => format!("{} {what}", code(&r.media_type)),
     };
     let desc = r
         .description

@@ -2,7 +2,7 @@
 //! (method, path, lifecycle, provenance, media types) and each type's fields.
 
 use super::describe::{self, Style};
-use super::text::{PREAMBLE, prose, type_doc};
+use super::text::{PREAMBLE, code, code_cell, prose, type_doc};
 use crate::ir::{
     ApiIr, AreaIr, AuthKind, FieldIr, Ir, OpIr, Provenance, ResponseKind, TypeIr, TypeKind,
 };
@@ -48,23 +48,28 @@ fn index(ir: &Ir) -> String {
         ),
         ("Delegated tenant header", &ir.auth.tenant_header),
     ] {
-        let _ = writeln!(s, "| {name} | `{}` | {} |", v.value, prov(&v.provenance));
+        let _ = writeln!(
+            s,
+            "| {name} | {} | {} |",
+            code_cell(&v.value),
+            prov(&v.provenance)
+        );
     }
     for api in &ir.apis {
         let _ = writeln!(s, "\n## {}\n", prose(&api.title));
         let _ = writeln!(s, "{}\n", prose(&api.description));
         let _ = writeln!(
             s,
-            "Rust module `{}::{}`; source document `{}`.\n",
+            "Rust module `{}::{}`; source document {}.\n",
             ir.krate.name.replace('-', "_"),
             api.name,
-            api.source
+            code(&api.source)
         );
         s.push_str("| Setting | Value | Provenance |\n|---|---|---|\n");
         let prefix = if api.prefix.value.is_empty() {
             "(none)".to_owned()
         } else {
-            format!("`{}`", api.prefix.value)
+            code_cell(&api.prefix.value)
         };
         let _ = writeln!(
             s,
@@ -72,8 +77,10 @@ fn index(ir: &Ir) -> String {
             prov(&api.prefix.provenance)
         );
         let hosts = format!(
-            "Asia `{}`, Europe `{}`, North America `{}`",
-            api.hosts.asia, api.hosts.europe, api.hosts.north_america
+            "Asia {}, Europe {}, North America {}",
+            code_cell(&api.hosts.asia),
+            code_cell(&api.hosts.europe),
+            code_cell(&api.hosts.north_america)
         );
         let _ = writeln!(s, "| Hosts | {hosts} | {} |", prov(&api.hosts.provenance));
         let auth = match api.auth.value {
@@ -91,20 +98,20 @@ fn index(ir: &Ir) -> String {
         );
         let _ = writeln!(
             s,
-            "| Versioned media types | `application/vnd.{}.<version>+json` | {} |",
-            api.media_vendor.value,
+            "| Versioned media types | {} | {} |",
+            code_cell(&format!(
+                "application/vnd.{}.<version>+json",
+                api.media_vendor.value
+            )),
             prov(&api.media_vendor.provenance)
         );
         s.push_str("\nError body families:\n\n| Family | Decoded as | Body | Description | Provenance |\n|---|---|---|---|---|\n");
         for f in &api.families {
-            let body = f
-                .body
-                .as_deref()
-                .map_or("-".to_owned(), |b| format!("`{b}`"));
+            let body = f.body.as_deref().map_or("-".to_owned(), code_cell);
             let _ = writeln!(
                 s,
-                "| `{}` | `{}` | {body} | {} | {} |",
-                f.name,
+                "| {} | `{}` | {body} | {} | {} |",
+                code_cell(&f.name),
                 f.kind.variant(),
                 prose(&f.description),
                 prov(&f.provenance)
@@ -151,12 +158,12 @@ fn area_page(ir: &Ir, api: &ApiIr, area: &AreaIr) -> String {
     let base = if api.prefix.value.is_empty() {
         "the regional host".to_owned()
     } else {
-        format!("the regional host + `{}`", api.prefix.value)
+        format!("the regional host + {}", code(&api.prefix.value))
     };
     let _ = writeln!(
         s,
-        "Spec `{}`; Rust module `{}::{}::{}`. Paths are relative to {base}.\n",
-        area.spec_file,
+        "Spec {}; Rust module `{}::{}::{}`. Paths are relative to {base}.\n",
+        code(&area.spec_file),
         ir.krate.name.replace('-', "_"),
         api.name,
         area.name
@@ -166,12 +173,12 @@ fn area_page(ir: &Ir, api: &ApiIr, area: &AreaIr) -> String {
         for o in &area.operations {
             let _ = writeln!(
                 s,
-                "| [`{}`](#{}) {} | {} | `{}` | {} | {} |",
+                "| [`{}`](#{}) {} | {} | {} | {} | {} |",
                 o.id,
                 o.id.replace('_', "-"),
                 prose(&o.name),
                 o.method.as_str(),
-                o.path,
+                code_cell(&o.path),
                 o.lifecycle.label(),
                 o.provenance.label()
             );
@@ -193,10 +200,9 @@ fn operation(s: &mut String, o: &OpIr) {
     let _ = writeln!(s, "\n### {}\n", o.id.replace('_', "-"));
     let _ = writeln!(
         s,
-        "**{}**: `{} {}`\n",
+        "**{}**: {}\n",
         prose(&o.name),
-        o.method.as_str(),
-        o.path
+        code(&format!("{} {}", o.method.as_str(), o.path))
     );
     if let Some(d) = &o.description {
         let _ = writeln!(s, "{}\n", prose(d));
@@ -209,7 +215,7 @@ fn operation(s: &mut String, o: &OpIr) {
     let _ = writeln!(s, "- Rust: {generated}");
     let _ = writeln!(s, "- Lifecycle: {}", prose(&o.lifecycle.describe()));
     let _ = writeln!(s, "- Provenance: {}", prov(&o.provenance));
-    let _ = writeln!(s, "- Error family: `{}`", o.error_family);
+    let _ = writeln!(s, "- Error family: {}", code(&o.error_family));
     if o.asynchronous {
         s.push_str(
             "- Asynchronous: answers 202 Accepted; the body carries the `requestId` of the work\n",
@@ -218,9 +224,9 @@ fn operation(s: &mut String, o: &OpIr) {
     if let Some(p) = &o.pagination {
         let _ = writeln!(
             s,
-            "- Pagination: `{}`, items in `{}` ({})",
+            "- Pagination: `{}`, items in {} ({})",
             p.style.as_str(),
-            p.items,
+            code(&p.items),
             prov(&p.provenance)
         );
     }
@@ -243,8 +249,8 @@ fn operation(s: &mut String, o: &OpIr) {
             }
             let _ = writeln!(
                 s,
-                "| `{}` | {loc} | {} | {} | {} |",
-                p.wire,
+                "| {} | {loc} | {} | {} | {} |",
+                code_cell(&p.wire),
                 type_doc(&p.ty),
                 yes(p.required),
                 desc.trim()
@@ -269,7 +275,7 @@ fn operation(s: &mut String, o: &OpIr) {
         let mt = if r.kind == ResponseKind::Empty {
             "-".to_owned()
         } else {
-            format!("`{}`", r.media_type)
+            code_cell(&r.media_type)
         };
         let _ = writeln!(
             s,
@@ -285,11 +291,13 @@ fn operation(s: &mut String, o: &OpIr) {
         } else {
             ""
         };
-        let ct = v
-            .content_type
-            .as_deref()
-            .map_or("-".to_owned(), |c| format!("`{c}`"));
-        let _ = writeln!(s, "| {}{def} | {ct} | `{}` |", v.label, v.accept);
+        let ct = v.content_type.as_deref().map_or("-".to_owned(), code_cell);
+        let _ = writeln!(
+            s,
+            "| {}{def} | {ct} | {} |",
+            prose(&v.label),
+            code_cell(&v.accept)
+        );
     }
     if !matches!(o.versions_provenance, Provenance::Documented) {
         let _ = writeln!(
@@ -316,7 +324,8 @@ fn type_section(s: &mut String, t: &TypeIr) {
     if let Some(origin) = &t.origin {
         let _ = writeln!(
             s,
-            "Shown inline by the document; named `{origin}` by the generator.\n"
+            "Shown inline by the document; named {} by the generator.\n",
+            code(origin)
         );
     }
     let _ = writeln!(s, "Provenance: {}\n", prov(&t.provenance));
@@ -339,8 +348,8 @@ fn type_section(s: &mut String, t: &TypeIr) {
                 }
                 let _ = writeln!(
                     s,
-                    "| `{}` | `{}` | {} |",
-                    prose(&v.wire),
+                    "| {} | `{}` | {} |",
+                    code_cell(&v.wire),
                     v.rust,
                     meaning.trim()
                 );
@@ -379,8 +388,8 @@ fn field_row(s: &mut String, f: &FieldIr) {
     }
     let _ = writeln!(
         s,
-        "| `{}` | `{}` | {} | {} | {} |",
-        f.wire,
+        "| {} | `{}` | {} | {} | {} |",
+        code_cell(&f.wire),
         f.rust,
         type_doc(&f.ty),
         yes(f.required),

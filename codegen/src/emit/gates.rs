@@ -21,16 +21,22 @@ pub fn operation(op: &OpIr) -> TokenStream {
     }
 }
 
-/// `#[cfg(feature = "experimental")]`.
+/// `#[cfg(feature = "experimental")]`, with the "available on crate feature" badge on docs.rs.
 pub fn experimental() -> TokenStream {
-    quote!(#[cfg(feature = "experimental")])
+    quote! {
+        #[cfg(feature = "experimental")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+    }
 }
 
 /// `#[cfg(feature = "<api>-<area>")]` when the crate has area features, nothing otherwise.
 pub fn area(area: &AreaIr, area_features: bool) -> TokenStream {
     if area_features {
         let f = &area.feature;
-        quote!(#[cfg(feature = #f)])
+        quote! {
+            #[cfg(feature = #f)]
+            #[cfg_attr(docsrs, doc(cfg(feature = #f)))]
+        }
     } else {
         quote!()
     }

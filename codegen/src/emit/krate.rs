@@ -4,7 +4,7 @@
 //! compiled as a module of a test crate.
 
 use super::describe::provenance_line;
-use super::text::{doc, ident, inner_doc, prose};
+use super::text::{code, doc, ident, inner_doc, prose, toml_str};
 use super::types::emit_type;
 use super::{gates, ops};
 use crate::ir::{ApiIr, AreaIr, Ir, Lifecycle, TypeRef};
@@ -22,10 +22,10 @@ pub const RESERVED_CLIENT_METHODS: &[&str] = &["new", "runtime", "raw", "wait_fo
 pub fn cargo_toml(ir: &Ir) -> String {
     let mut s = format!("# {}\n", super::text::PREAMBLE);
     s.push_str(&format!(
-        "[package]\nname = \"{}\"\nversion = \"{}\"\ndescription = \"{}\"\nedition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n",
+        "[package]\nname = \"{}\"\nversion = \"{}\"\ndescription = {}\nedition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n",
         ir.krate.name,
         ir.krate.version,
-        ir.krate.description.replace('"', "'")
+        toml_str(&ir.krate.description.replace('"', "'"))
     ));
     // Always present, so dependents can name it whether or not the spec has experimental
     // operations today.
@@ -52,6 +52,7 @@ pub fn cargo_toml(ir: &Ir) -> String {
         }
     }
     s.push('\n');
+    s.push_str("[package.metadata.docs.rs]\n# \"Available on crate feature\" badges on docs.rs.\nall-features = true\nrustdoc-args = [\"--cfg\", \"docsrs\"]\n\n");
     s.push_str("[dependencies]\nruckus-one-runtime = { workspace = true }\nserde = { workspace = true }\nserde_json = { workspace = true }\nbytes = { workspace = true }\n");
     s.push_str("\n# The generated conformance test (tests/conformance) calls every operation against a local server.\n[dev-dependencies]\ntokio = { workspace = true, features = [\"macros\", \"rt-multi-thread\"] }\nwiremock = { workspace = true }\n");
     s
@@ -76,6 +77,9 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
         lines.push(String::new());
         lines.push("Cargo feature `experimental`: operations the spec marks experimental.".into());
     }
+    if ir.krate.doc_examples {
+        lines.extend(crate_example(ir));
+    }
     let docs = inner_doc(&lines);
     let mods = ir.apis.iter().map(|a| {
         let n = ident(&a.name);
@@ -96,18 +100,18 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
         format!("Token service settings. {}", prose(&ir.auth.description)),
         String::new(),
         format!(
-            "- Token URL with tenant: `{}`; {}",
-            ir.auth.token_url.value,
+            "- Token URL with tenant: {}; {}",
+            code(&ir.auth.token_url.value),
             provenance_line(&ir.auth.token_url.provenance)
         ),
         format!(
-            "- Token URL without tenant: `{}`; {}",
-            ir.auth.token_url_without_tenant.value,
+            "- Token URL without tenant: {}; {}",
+            code(&ir.auth.token_url_without_tenant.value),
             provenance_line(&ir.auth.token_url_without_tenant.provenance)
         ),
         format!(
-            "- Delegated tenant header: `{}`; {}",
-            ir.auth.tenant_header.value,
+            "- Delegated tenant header: {}; {}",
+            code(&ir.auth.tenant_header.value),
             provenance_line(&ir.auth.tenant_header.provenance)
         ),
     ]);
@@ -118,6 +122,7 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
     );
     quote! {
         #docs
+        #![cfg_attr(docsrs, feature(doc_cfg))]
         #![warn(missing_docs)]
         pub use ruckus_one_runtime as runtime;
         pub use ruckus_one_runtime::{ApiError, Config, Credentials, Error, ErrorBody, Method, Multipart, RawRequest, Region, RetryPolicy, Secret, WaitOptions};
@@ -168,7 +173,7 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
         prose(&api.description),
     ];
     lines.push(String::new());
-    lines.push(format!("Curated from `{}`.", api.source));
+    lines.push(format!("Curated from {}.", code(&api.source)));
     lines.push(String::new());
     lines.push("Areas:".into());
     for a in &api.areas {
@@ -210,12 +215,16 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
         match api.prefix.value.as_str() {
             "" => "- Prefix: none.".to_owned(),
             p => format!(
-                "- Prefix `{p}`; {}",
+                "- Prefix {}; {}",
+                code(p),
                 provenance_line(&api.prefix.provenance)
             ),
         },
         format!(
-            "- Hosts: Asia `{asia}`, Europe `{europe}`, North America `{na}`; {}",
+            "- Hosts: Asia {}, Europe {}, North America {}; {}",
+            code(asia),
+            code(europe),
+            code(na),
             provenance_line(&api.hosts.provenance)
         ),
         format!(
@@ -235,6 +244,29 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
         "Each method returns a request builder; nothing is sent until its `send` is awaited."
             .into(),
     ]);
+    // One accessor per area handler, gated like the area (and like its operations when they
+    // are all experimental).
+    let handlers = api.areas.iter().filter_map(|a| {
+        let handler = ident(a.handler.as_ref()?);
+        let n = ident(&a.name);
+        let gate = gates::area(a, area_features);
+        let generated = a.operations.iter().filter(|o| o.is_generated());
+        let experimental = gates::all_experimental(generated).then(gates::experimental);
+        let d = doc(&[format!(
+            "Operations of the {} area ([`{}::{}`]).",
+            prose(&a.title).trim_end_matches('.'),
+            a.name,
+            a.handler.as_deref().unwrap_or_default()
+        )]);
+        Some(quote! {
+            #gate
+            #experimental
+            #d
+            pub fn #n(&self) -> #n::#handler<'a> {
+                #n::#handler::new(self.client)
+            }
+        })
+    });
     let raw_doc = doc(&[
         format!(
             "A request to any path of the {}, for operations this client does not generate.",
@@ -282,6 +314,8 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
             pub fn raw(&self, method: ruckus_one_runtime::Method, path: &str) -> ruckus_one_runtime::RawRequest<'a> {
                 ruckus_one_runtime::RawRequest::new(self.client, &API, method, path)
             }
+
+            #(#handlers)*
         }
     }
 }
@@ -294,7 +328,7 @@ pub fn area_file(api: &ApiIr, area: &AreaIr, examples: Option<&str>) -> TokenStr
         lines.push(prose(d));
     }
     lines.push(String::new());
-    lines.push(format!("Spec: `{}`.", area.spec_file));
+    lines.push(format!("Spec: {}.", code(&area.spec_file)));
     let removed: Vec<_> = area
         .operations
         .iter()
@@ -422,4 +456,42 @@ fn area_example(krate: &str, api: &ApiIr, area: &AreaIr) -> Option<Vec<String>> 
         "# }".into(),
         "```".into(),
     ])
+}
+
+/// The crate-level quick start: configuration with a region and the token tenant id, then the
+/// first operation that has an area example.
+fn crate_example(ir: &Ir) -> Vec<String> {
+    let krate = ir.krate.name.replace('-', "_");
+    let call = ir
+        .apis
+        .iter()
+        .flat_map(|api| api.areas.iter().map(move |a| (api, a)))
+        .find_map(|(api, area)| area_example(&krate, api, area))
+        .and_then(|lines| lines.into_iter().find(|l| l.starts_with("let answer")));
+    let mut lines = vec![
+        String::new(),
+        "# Quick start".into(),
+        String::new(),
+        "Configure the credentials of an application token, the region and the tenant that owns"
+            .into(),
+        "the token; then reach an operation through its API and area: `client.<api>().<area>()`."
+            .into(),
+        String::new(),
+        "```no_run".into(),
+        format!("use {krate}::{{Client, Config, Credentials, Region}};"),
+        String::new(),
+        format!("# async fn run() -> Result<(), {krate}::Error> {{"),
+        "let config = Config::new(Credentials::new(\"client-id\", \"client-secret\"))".into(),
+        "    .region(Region::Europe)".into(),
+        "    .token_tenant_id(\"tenant-id\");".into(),
+        "let client = Client::new(config)?;".into(),
+    ];
+    lines.extend(call);
+    lines.extend([
+        "# let _ = answer;".into(),
+        "# Ok(())".into(),
+        "# }".into(),
+        "```".into(),
+    ]);
+    lines
 }

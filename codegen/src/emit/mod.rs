@@ -31,6 +31,21 @@ use std::path::Path;
 /// Every generated file, keyed by its path relative to `generated/` (sorted, so the output
 /// never depends on discovery order).
 pub fn emit(ir: &Ir) -> Result<BTreeMap<String, String>, Diagnostic> {
+    text::take_invalid_ident();
+    let files = emit_files(ir)?;
+    match text::take_invalid_ident() {
+        None => Ok(files),
+        Some(bad) => Err(Diagnostic::new(
+            Path::new(&ir.krate.name),
+            0,
+            format!(
+                "internal generator error: `{bad}` reached the emitter but is no Rust identifier"
+            ),
+        )),
+    }
+}
+
+fn emit_files(ir: &Ir) -> Result<BTreeMap<String, String>, Diagnostic> {
     let mut files = BTreeMap::new();
     let krate = &ir.krate.name;
     files.insert(format!("{krate}/Cargo.toml"), krate::cargo_toml(ir));

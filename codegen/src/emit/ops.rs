@@ -3,10 +3,10 @@
 
 use super::describe::{self, Style, provenance_line};
 use super::gates;
-use super::text::{doc, ident, prose, rust_type, type_doc};
+use super::text::{code, doc, ident, prose, rust_type, type_doc};
 use crate::ir::{
-    ApiIr, AreaIr, BodyKind, Lifecycle, OpIr, PageStyle, ParamIr, ParamLocation, Provenance, ResponseKind,
-    TypeRef,
+    ApiIr, AreaIr, BodyKind, Lifecycle, OpIr, PageStyle, ParamIr, ParamLocation, Provenance,
+    ResponseKind, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -176,8 +176,8 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
             };
             let d = doc(&[
                 format!(
-                    "Every page from page {first}, each decoded like `send` (items in `{}`).",
-                    p.items
+                    "Every page from page {first}, each decoded like `send` (items in {}).",
+                    code(&p.items)
                 ),
                 String::new(),
                 format!(
@@ -403,11 +403,11 @@ pub fn emit_method(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
 fn param_doc(p: &ParamIr, location: &str) -> Vec<String> {
     let mut lines = vec![match &p.description {
         Some(d) => prose(d),
-        None => format!("Sets the {location} parameter `{}`.", p.wire),
+        None => format!("Sets the {location} parameter {}.", code(&p.wire)),
     }];
     lines.push(String::new());
     let mut facts = vec![
-        format!("{location} parameter `{}`", p.wire),
+        format!("{location} parameter {}", code(&p.wire)),
         type_doc(&p.ty),
     ];
     for (k, v) in &p.constraints {
@@ -430,13 +430,13 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
     let prefix = if api.prefix.value.is_empty() {
         String::new()
     } else {
-        format!(" (under the `{}` prefix)", api.prefix.value)
+        format!(" (under the {} prefix)", code(&api.prefix.value))
     };
+    // The API by its short name: a title could be long, and this is repeated per operation.
     l.push(format!(
-        "`{} {}` on the {}{prefix}.",
-        op.method.as_str(),
-        op.path,
-        prose(&api.title)
+        "{} on the `{}` API{prefix}.",
+        code(&format!("{} {}", op.method.as_str(), op.path)),
+        api.name
     ));
     l.push(String::new());
     for p in &op.path_params {
@@ -460,8 +460,8 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
             ParamLocation::Header | ParamLocation::Path => "Header",
         };
         l.push(format!(
-            "- {loc} parameter `{}` ({}, {how} `{}`)",
-            p.wire,
+            "- {loc} parameter {} ({}, {how} `{}`)",
+            code(&p.wire),
             type_doc(&p.ty),
             p.rust
         ));
@@ -477,9 +477,6 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
             "- Request body ({}, {req}): {what}",
             b.kind.as_str()
         ));
-        if !matches!(b.provenance, Provenance::Documented) {
-            l.push(format!("  {}", provenance_line(&b.provenance)));
-        }
     }
     for r in &op.responses {
         let body = describe::response_body(r, Style::Rustdoc);
@@ -511,23 +508,17 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
             _ => {}
         }
     }
-    if !matches!(op.versions_provenance, Provenance::Documented) {
-        l.push(format!(
-            "- Media types: {}",
-            provenance_line(&op.versions_provenance)
-        ));
-    }
-    if op.asynchronous {
-        l.push(
-            "- Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it."
-                .into(),
-        );
+
+    if op.asynchronous && api.activity_operation.is_some() {
+        l.push("- Asynchronous (202): `send_and_wait` also waits for the work to finish.".into());
+    } else if op.asynchronous {
+        l.push("- Asynchronous (202): the answer's `requestId` identifies the work.".into());
     }
     if let Some(p) = &op.pagination {
         l.push(format!(
-            "- Pagination: `{}`, items in `{}`",
+            "- Pagination: `{}`, items in {}",
             p.style.as_str(),
-            p.items
+            code(&p.items)
         ));
     }
     if op.error_family != api.default_family {

@@ -1,7 +1,7 @@
 //! Models: structs with `new`, forward-compatible enums, aliases and raw JSON shapes.
 
 use super::describe::provenance_line;
-use super::text::{doc, ident, prose, rust_type, type_doc};
+use super::text::{code, doc, ident, prose, rust_type, type_doc};
 use crate::ir::{FieldIr, TypeIr, TypeKind, VariantIr};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -42,7 +42,8 @@ pub fn emit_type(t: &TypeIr, area: &str) -> TokenStream {
     if let Some(origin) = &t.origin {
         lines.push(String::new());
         lines.push(format!(
-            "Shown inline by the document; named `{origin}` by the generator."
+            "Shown inline by the document; named {} by the generator.",
+            code(origin)
         ));
     }
     lines.push(String::new());
@@ -174,11 +175,11 @@ fn field_doc(f: &FieldIr) -> Vec<String> {
     let mut lines = Vec::new();
     let first = match &f.description {
         Some(d) if !d.trim().is_empty() => prose(d),
-        _ => format!("`{}`", f.wire),
+        _ => code(&f.wire),
     };
     lines.push(first);
     lines.push(String::new());
-    let mut facts = vec![format!("Wire name `{}`", f.wire), type_doc(&f.ty)];
+    let mut facts = vec![format!("Wire name {}", code(&f.wire)), type_doc(&f.ty)];
     facts.push(if f.required {
         "required".into()
     } else {
@@ -219,9 +220,9 @@ fn enumeration(
     let docs = doc(lines);
     let defs = variants.iter().map(|v| {
         let n = ident(&v.rust);
-        let mut l = vec![format!("`{}`", prose(&v.wire))];
+        let mut l = vec![code(&v.wire)];
         if let Some(d) = &v.description {
-            l[0] = format!("`{}`: {}", prose(&v.wire), prose(d));
+            l[0] = format!("{}: {}", code(&v.wire), prose(d));
         }
         if let Some(dep) = &v.deprecated {
             l.push(String::new());

@@ -1,6 +1,7 @@
 //! One API: its settings (error families, prefix, hosts, auth, status codes, activity
 //! operation) and its areas, each with its types and operations.
 
+use super::rules::{MAX_REPEATED_CHARS, MAX_TITLE_CHARS, path_chars, plain_name, url_chars};
 use super::types::Inline;
 use super::{ApiCtx, At, Validator};
 use crate::emit::reserved;
@@ -25,6 +26,14 @@ impl Validator {
         root: &std::path::Path,
     ) -> ApiIr {
         let families = self.families(api, at);
+        self.title(&api.title, &at.with(&["title:"]));
+        let vendor = &api.media_vendor.value;
+        if !plain_name(vendor, "-.", MAX_REPEATED_CHARS) {
+            self.err(
+                &at.with(&["media_vendor:"]),
+                format!("media vendor `{vendor}` may only contain letters, digits, `-` and `.`"),
+            );
+        }
         let mut ctx = ApiCtx {
             types: BTreeMap::new(),
             vendor: api.media_vendor.value.clone(),
@@ -79,6 +88,15 @@ impl Validator {
             let fat = at.with(&["error_families:", &format!("name: {}", f.name)]);
             if !names.insert(f.name.clone()) {
                 self.err(&fat, format!("duplicate error family `{}`", f.name));
+            }
+            if !plain_name(&f.name, "-_", MAX_REPEATED_CHARS) {
+                self.err(
+                    &fat,
+                    format!(
+                        "error family name `{}` must be 1 to {MAX_REPEATED_CHARS} letters, digits, `-` or `_`",
+                        f.name
+                    ),
+                );
             }
             families.push(FamilyIr {
                 name: f.name.clone(),
@@ -167,6 +185,7 @@ impl Validator {
         root: &std::path::Path,
         ctx: &mut ApiCtx,
     ) -> AreaIr {
+        self.title(&area.title, &At::file(file).with(&["title:"]));
         let mut types: Vec<TypeIr> = Vec::new();
         for t in &area.types {
             let tat = At::file(file).with(&["types:", &format!("name: {}", t.name)]);
@@ -232,6 +251,13 @@ impl Validator {
                 &prefix_at,
                 format!("prefix `{prefix}` must start with `/` and not end with one (or be empty)"),
             );
+        } else if let Err(msg) = path_chars(prefix, "prefix", false) {
+            self.err(&prefix_at, msg);
+        } else if prefix.chars().count() > MAX_REPEATED_CHARS {
+            self.err(
+                &prefix_at,
+                format!("prefix is longer than {MAX_REPEATED_CHARS} characters"),
+            );
         }
         Valued {
             value: prefix.clone(),
@@ -246,12 +272,15 @@ impl Validator {
             ("europe", &h.europe),
             ("north_america", &h.north_america),
         ] {
+            let hat = at.with(&["hosts:", &format!("{region}:")]);
             if !(host.starts_with("https://") || host.starts_with("http://")) || host.ends_with('/')
             {
                 self.err(
-                    &at.with(&["hosts:", &format!("{region}:")]),
+                    &hat,
                     format!("host `{host}` must be an http(s) URL without a trailing `/`"),
                 );
+            } else if let Err(msg) = url_chars(host, "host", false) {
+                self.err(&hat, msg);
             }
         }
         HostsIr {
@@ -259,6 +288,19 @@ impl Validator {
             europe: h.europe.clone(),
             north_america: h.north_america.clone(),
             provenance: self.provenance(&at.with(&["hosts:"]), h.provenance.as_deref()),
+        }
+    }
+
+    /// A title is one line of at most [`MAX_TITLE_CHARS`] characters (it is repeated in
+    /// headings and lists; a long text belongs in the `description`).
+    fn title(&mut self, title: &str, at: &At<'_>) {
+        if title.contains('\n') || title.chars().count() > MAX_TITLE_CHARS {
+            self.err(
+                at,
+                format!(
+                    "a title must be one line of at most {MAX_TITLE_CHARS} characters; put longer text in `description`"
+                ),
+            );
         }
     }
 

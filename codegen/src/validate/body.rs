@@ -1,6 +1,6 @@
 //! An operation's request body and its media-type versions.
 
-use super::rules::{valid_media_type, version_label};
+use super::rules::{valid_media_type, version_label, wire_text};
 use super::types::Inline;
 use super::{ApiCtx, At, Validator};
 use crate::ir::{BodyIr, BodyKind, ResponseIr, ResponseKind, TypeRef, VersionIr};
@@ -60,6 +60,12 @@ impl Validator {
                 "`parts` belong to multipart request bodies",
             );
             return None;
+        }
+        for p in &b.parts {
+            if let Err(msg) = wire_text(&p.name, "part name") {
+                self.err(&at.with(&["parts:", &format!("name: {}", p.name)]), msg);
+                return None;
+            }
         }
         if let Some(mt) = &b.media_type
             && !valid_media_type(mt)

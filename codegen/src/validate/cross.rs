@@ -61,7 +61,7 @@ impl Validator {
                 !o.versions.is_empty() && o.versions.iter().all(|v| seen.insert(v.accept.clone()))
             });
             if !disjoint {
-                self.diags.push(file.diag(
+                self.diags.push_with(|| file.diag(
                     &["operations:", &op_anchor(second)],
                     format!("`{method} {path}` is also operation `{}`; give them different media types or merge them", first.id),
                 ));
@@ -98,7 +98,7 @@ impl Validator {
             for n in std::iter::once(&o.builder).chain(o.version_enum.as_ref()) {
                 let by = format!("generated for operation `{}`", o.id);
                 match items.insert(n.clone(), by.clone()) {
-                    Some(prev) if prev != by => self.diags.push(file.diag(
+                    Some(prev) if prev != by => self.diags.push_with(|| file.diag(
                         &["operations:", &op_anchor(o)],
                         format!("operation `{}` generates the item `{n}`, which is already a {prev}; rename one of them", o.id),
                     )),
@@ -120,7 +120,7 @@ impl Validator {
                     .flat_map(|a| &a.types)
                     .any(|t| &t.name == name && matches!(t.kind, TypeKind::Enum(_)));
                 if !is_enum {
-                    self.diags.push(file.diag(
+                    self.diags.push_with(|| file.diag(
                         &["operations:", &op_anchor(o), "parameters:", &format!("name: {}", p.wire)],
                         format!("parameter `{}` has type `{name}`, which is not an enum; parameters must be scalars or enums", p.wire),
                     ));
@@ -140,13 +140,15 @@ impl Validator {
                 continue;
             };
             if !fields.iter().any(|f| f.wire == p.items) {
-                self.diags.push(file.diag(
-                    &["operations:", &op_anchor(o), "pagination:", "items:"],
-                    format!(
-                        "pagination items field `{}` is not a field of `{name}`",
-                        p.items
-                    ),
-                ));
+                self.diags.push_with(|| {
+                    file.diag(
+                        &["operations:", &op_anchor(o), "pagination:", "items:"],
+                        format!(
+                            "pagination items field `{}` is not a field of `{name}`",
+                            p.items
+                        ),
+                    )
+                });
             }
         }
     }

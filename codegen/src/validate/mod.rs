@@ -104,7 +104,7 @@ impl<'a> At<'a> {
 impl Validator {
     fn err(&mut self, at: &At<'_>, message: impl Into<String>) {
         self.diags
-            .push(at.file.diag_nth(&at.anchors(), at.nth, message));
+            .push_with(|| at.file.diag_nth(&at.anchors(), at.nth, message));
     }
 
     fn setting(&mut self, at: &At<'_>, s: &crate::spec::Setting) -> Valued {

@@ -2,7 +2,7 @@
 //! The request body and media types are in [`super::body`], the lifecycle in
 //! [`super::lifecycle`].
 
-use super::rules::{constraints, path_placeholders, valid_media_type};
+use super::rules::{constraints, path_placeholders, valid_media_type, wire_text};
 use super::types::Inline;
 use super::{ApiCtx, At, Validator};
 use crate::emit::reserved;
@@ -59,6 +59,12 @@ impl Validator {
         let versions = self.versions(op, at, &request, &success, &ctx.vendor);
         ok &= !versions.is_empty();
         let (error_family, error_kind) = self.error_family(op, at, ctx, &mut ok);
+        if let Some(p) = &op.pagination
+            && let Err(msg) = wire_text(&p.items, "pagination items field")
+        {
+            self.err(&at.with(&["pagination:", "items:"]), msg);
+            ok = false;
+        }
         let pagination = op.pagination.as_ref().map(|p| PaginationIr {
             style: p.style,
             items: p.items.clone(),
@@ -198,6 +204,11 @@ impl Validator {
         inline: &mut Inline<'_>,
         ok: &mut bool,
     ) -> Option<ParamIr> {
+        if let Err(msg) = wire_text(&p.name, "parameter name") {
+            self.err(pat, msg);
+            return None;
+        }
+        self.constraint_keys(&p.constraints, pat);
         if p.location == ParamLocation::Header
             && !p
                 .name

@@ -1,6 +1,87 @@
-//! Small pure rules: path templates, media types, dates, constraint values.
+//! Small pure rules: path templates, URLs and header names, wire names, media types, dates,
+//! constraint values, lengths.
 
 use std::collections::BTreeMap;
+
+/// Longest title (API, area) in characters: titles are repeated in headings and lists.
+pub(super) const MAX_TITLE_CHARS: usize = 200;
+/// Longest path prefix and error family name in characters: they are repeated for every
+/// operation of the API.
+pub(super) const MAX_REPEATED_CHARS: usize = 100;
+
+/// Characters a URL may hold outside a placeholder (RFC 3986: unreserved, sub-delims, `:`,
+/// `@`, `/`, `?`, `#`, `[`, `]` and `%` of percent-encoding).
+fn url_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/?#[]%".contains(c)
+}
+
+/// Characters of a URL path (placeholders `{name}` aside).
+fn path_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/%".contains(c)
+}
+
+/// What is wrong with a URL path or path prefix, if anything: only the characters a URL path
+/// may hold (and `{`, `}` of placeholders when `placeholders`).
+pub(super) fn path_chars(path: &str, what: &str, placeholders: bool) -> Result<(), String> {
+    match path
+        .chars()
+        .find(|c| !(path_char(*c) || (placeholders && (*c == '{' || *c == '}'))))
+    {
+        Some(c) => Err(format!(
+            "{what} `{path}` holds {}, which a URL path may not hold (percent-encode it)",
+            shown(c)
+        )),
+        None => Ok(()),
+    }
+}
+
+/// What is wrong with a URL (or a URL template whose placeholders are `{name}`), if anything.
+pub(super) fn url_chars(url: &str, what: &str, template: bool) -> Result<(), String> {
+    match url
+        .chars()
+        .find(|c| !(url_char(*c) || (template && (*c == '{' || *c == '}'))))
+    {
+        Some(c) => Err(format!(
+            "{what} `{url}` holds {}, which a URL may not hold (percent-encode it)",
+            shown(c)
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Whether `s` is a name of ASCII letters, digits and `extra`, 1 to `max` characters long.
+pub(super) fn plain_name(s: &str, extra: &str, max: usize) -> bool {
+    !s.is_empty()
+        && s.len() <= max
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || extra.contains(c))
+}
+
+/// What is wrong with a wire name (a field name, enum value, query parameter, multipart
+/// part), if anything: it may hold any text but a control character, a line break or tab, or
+/// a bidirectional control.
+pub(super) fn wire_text(s: &str, what: &str) -> Result<(), String> {
+    match s
+        .chars()
+        .find(|c| c.is_control() || crate::limits::forbidden(*c))
+    {
+        Some(c) => Err(format!(
+            "{what} `{s}` holds {}; names may not hold control characters",
+            crate::limits::describe(c)
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A character named for a diagnostic: `` ` `` as `a backtick`, others quoted.
+fn shown(c: char) -> String {
+    match c {
+        '`' => "a backtick".to_owned(),
+        ' ' => "a space".to_owned(),
+        c if c.is_control() || crate::limits::forbidden(c) => crate::limits::describe(c),
+        c => format!("`{c}`"),
+    }
+}
 
 /// Constraint values as text for the docs (`min_length: 2`).
 pub(super) fn constraints(map: &BTreeMap<String, serde_yaml::Value>) -> Vec<(String, String)> {
@@ -23,6 +104,7 @@ pub(super) fn path_placeholders(path: &str) -> Result<Vec<String>, String> {
     if !path.starts_with('/') {
         return Err(format!("path `{path}` must start with `/`"));
     }
+    path_chars(path, "path", true)?;
     let mut out = Vec::new();
     let mut rest = path;
     while let Some(start) = rest.find('{') {
@@ -104,6 +186,21 @@ mod tests {
             version_label("application/vnd.other.v1+json", "ruckus"),
             None
         );
+        assert!(path_chars("/a/{x}/b-c_d.e~f", "path", true).is_ok());
+        let err = path_chars("/a/`<script>`", "path", true).unwrap_err();
+        assert!(err.contains("a backtick"), "{err}");
+        assert!(path_chars("/a b", "path", true).is_err());
+        assert!(path_chars("/{x}", "prefix", false).is_err());
+        assert!(url_chars("{host}/oauth2/token/{tenant_id}", "url", true).is_ok());
+        assert!(url_chars("https://a.example/x?y=1", "host", false).is_ok());
+        assert!(url_chars("https://a.example/`", "host", false).is_err());
+        assert!(wire_text("size² `x` <b>", "field name").is_ok());
+        assert!(
+            wire_text("a\rb", "field name")
+                .unwrap_err()
+                .contains("U+000D")
+        );
+        assert!(wire_text("a\u{202e}b", "field name").is_err());
         assert!(valid_date("2025-06-30"));
         assert!(!valid_date("2025-13-01"));
         assert!(!valid_date("30.06.2025"));

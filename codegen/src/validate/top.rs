@@ -1,5 +1,6 @@
 //! The top-level file: the crate, the token service and the list of APIs.
 
+use super::rules::{plain_name, url_chars};
 use super::{At, Validator};
 use crate::emit::reserved;
 use crate::ir::{ApiIr, AuthIr, CrateIr, Ir, Lifecycle};
@@ -55,6 +56,25 @@ impl Validator {
             ),
         };
         let url = &auth.token_url.value;
+        for (at, value, what) in [
+            (&url_at, url, "`token_url`"),
+            (
+                &bare_at,
+                &auth.token_url_without_tenant.value,
+                "`token_url_without_tenant`",
+            ),
+        ] {
+            if let Err(msg) = url_chars(value, what, true) {
+                self.err(at, msg);
+            }
+        }
+        let header = &auth.tenant_header.value;
+        if !plain_name(header, "-_", 100) {
+            self.err(
+                &root.with(&["auth:", "tenant_header:"]),
+                format!("tenant header `{header}` may only contain letters, digits, `-` and `_`"),
+            );
+        }
         if !url.contains("{host}") || !url.contains("{tenant_id}") {
             self.err(
                 &url_at,
@@ -72,7 +92,8 @@ impl Validator {
             && krate
                 .name
                 .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            && !names::is_keyword(&krate.name.replace('-', "_"));
         if !name_ok {
             self.err(
                 &root.with(&["crate:", "name:"]),

@@ -1,7 +1,7 @@
 //! Types: named and inline types, their fields and enum values, type references, and the
 //! recursion check.
 
-use super::rules::constraints;
+use super::rules::{constraints, wire_text};
 use super::{ApiCtx, At, Validator};
 use crate::ir::{FieldIr, Provenance, TypeIr, TypeKind, TypeRef, VariantIr};
 use crate::names::{self, Unique};
@@ -88,13 +88,21 @@ impl Validator {
                 );
                 continue;
             }
+            if let Err(msg) = wire_text(&f.name, "field name") {
+                self.err(&fat, msg);
+                continue;
+            }
             let Some(rust) = names::snake(&f.name) else {
                 self.err(
                     &fat,
-                    format!("field name `{}` cannot become a Rust identifier", f.name),
+                    format!(
+                        "field name `{}` cannot become a Rust identifier (ASCII letters, digits and `_`)",
+                        f.name
+                    ),
                 );
                 continue;
             };
+            self.constraint_keys(&f.constraints, &fat);
             let rust = unique.claim(rust, "_");
             let inline_name = format!("{parent}{}", names::camel(&f.name));
             let Some(ty) = self.type_ref(&f.ty, &fat.with(&["type:"]), ctx, &inline_name, inline)
@@ -152,10 +160,14 @@ impl Validator {
                 );
                 continue;
             }
+            if let Err(msg) = wire_text(&value, "enum value") {
+                self.err(&vat, msg);
+                continue;
+            }
             let Some(rust) = names::variant(&value) else {
                 self.err(
                     &vat,
-                    format!("enum value `{value}` of `{parent}` cannot become a Rust identifier"),
+                    format!("enum value `{value}` of `{parent}` cannot become a Rust identifier (ASCII letters, digits and `_`)"),
                 );
                 continue;
             };
@@ -167,6 +179,22 @@ impl Validator {
             });
         }
         out
+    }
+
+    /// Constraint names are shown as they are in docs: plain names only.
+    pub(super) fn constraint_keys(
+        &mut self,
+        map: &BTreeMap<String, serde_yaml::Value>,
+        at: &At<'_>,
+    ) {
+        for k in map.keys() {
+            if !super::rules::plain_name(k, "_", 64) {
+                self.err(
+                    &at.with(&["constraints:"]),
+                    format!("constraint name `{k}` may only contain letters, digits and `_`"),
+                );
+            }
+        }
     }
 
     /// Resolves a type expression; inline objects and enums become types named `inline_name`
@@ -325,7 +353,7 @@ impl Validator {
                         .find(|(_, a)| a.types.iter().any(|x| x.name == *name))
                         .map(|(f, _)| f);
                     if let Some(file) = file {
-                        self.diags.push(file.diag(
+                        self.diags.push_with(|| file.diag(
                             &["types:", &format!("name: {name}")],
                             format!("type `{name}` contains itself without an array or map in between; this is not supported"),
                         ));

@@ -12,6 +12,26 @@
 //! - Resident portal API: [`resident_portal`]
 //!
 //! Cargo feature `experimental`: operations the spec marks experimental.
+//!
+//! # Quick start
+//!
+//! Configure the credentials of an application token, the region and the tenant that owns
+//! the token; then reach an operation through its API and area: `client.<api>().<area>()`.
+//!
+//! ```no_run
+//! use ruckus_one::{Client, Config, Credentials, Region};
+//!
+//! # async fn run() -> Result<(), ruckus_one::Error> {
+//! let config = Config::new(Credentials::new("client-id", "client-secret"))
+//!     .region(Region::Europe)
+//!     .token_tenant_id("tenant-id");
+//! let client = Client::new(config)?;
+//! let answer = client.analytics().application_tokens().list_application_tokens().send().await?;
+//! # let _ = answer;
+//! # Ok(())
+//! # }
+//! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 pub use ruckus_one_runtime as runtime;
 pub use ruckus_one_runtime::{

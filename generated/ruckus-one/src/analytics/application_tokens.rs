@@ -76,17 +76,34 @@ impl CreateApplicationTokenRequest {
         Self { name }
     }
 }
-impl<'a> super::AnalyticsClient<'a> {
+/// Application tokens: the 5 operations of this area of the Analytics administration API.
+///
+/// Reached with `client.analytics().application_tokens()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.analytics().application_tokens().list_application_tokens().send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct ApplicationTokensClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> ApplicationTokensClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// List Application Tokens.
     ///
     /// Lists the application tokens.
     ///
-    /// `GET /applicationTokens` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /applicationTokens` on the `analytics` API (under the `/ai` prefix).
     ///
-    /// - Response 200: `application/json` `array<ApplicationTokenListItem>`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `array<ApplicationTokenListItem>`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the collection lists it; status not shown, 200 assumed).
     pub fn list_application_tokens(&self) -> ListApplicationTokens<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -100,13 +117,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Creates an application token. The response includes the client secret.
     ///
-    /// `POST /applicationTokens` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /applicationTokens` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `CreateApplicationTokenRequest`
-    /// - Response 200: `application/json` `ApplicationToken`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ApplicationToken`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: POST on the collection creates; status not shown, 200 assumed).
     pub fn create_application_token(
         &self,
@@ -124,13 +138,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Deletes an application token.
     ///
-    /// `DELETE /applicationTokens/{applicationTokenId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `DELETE /applicationTokens/{applicationTokenId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `applicationTokenId`: Identifier of the application token.
-    /// - Response 200: `application/json` `ErrorBody` (The document gives the error body as the response shape.)
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ErrorBody` (The document gives the error body as the response shape.)
     /// - Provenance: inferred (method and path not shown in the document; REST convention: DELETE on the item; status not shown, 200 assumed).
     pub fn delete_application_token(
         &self,
@@ -147,13 +158,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Reads one application token.
     ///
-    /// `GET /applicationTokens/{applicationTokenId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /applicationTokens/{applicationTokenId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `applicationTokenId`: Identifier of the application token.
-    /// - Response 200: `application/json` `ApplicationToken`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ApplicationToken`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the item reads it; status not shown, 200 assumed).
     pub fn get_application_token(
         &self,
@@ -170,13 +178,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Replaces the client secret of an application token and returns the token with the new secret.
     ///
-    /// `POST /applicationTokens/{applicationTokenId}/rotateSecret` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /applicationTokens/{applicationTokenId}/rotateSecret` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `applicationTokenId`: Identifier of the application token.
-    /// - Response 200: `application/json` `ApplicationToken`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ApplicationToken`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: an action is a POST on a sub-resource of the item named after it; status not shown, 200 assumed).
     pub fn rotate_application_token_secret(
         &self,
@@ -205,7 +210,7 @@ static LIST_APPLICATION_TOKENS: ruckus_one_runtime::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::list_application_tokens` (List Application Tokens).
+/// Request builder for `ApplicationTokensClient::list_application_tokens` (List Application Tokens).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -238,7 +243,7 @@ static CREATE_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::create_application_token` (Create Application Token).
+/// Request builder for `ApplicationTokensClient::create_application_token` (Create Application Token).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -269,7 +274,7 @@ static DELETE_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::delete_application_token` (Delete Application Token).
+/// Request builder for `ApplicationTokensClient::delete_application_token` (Delete Application Token).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -302,7 +307,7 @@ static GET_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::get_application_token` (Get Application Token).
+/// Request builder for `ApplicationTokensClient::get_application_token` (Get Application Token).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -333,7 +338,7 @@ static ROTATE_APPLICATION_TOKEN_SECRET: ruckus_one_runtime::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::rotate_application_token_secret` (Rotate Secret).
+/// Request builder for `ApplicationTokensClient::rotate_application_token_secret` (Rotate Secret).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

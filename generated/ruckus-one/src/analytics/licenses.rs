@@ -366,18 +366,35 @@ impl LicenseHierarchyAp {
         }
     }
 }
-impl<'a> super::AnalyticsClient<'a> {
+/// Licenses: the 6 operations of this area of the Analytics administration API.
+///
+/// Reached with `client.analytics().licenses()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.analytics().licenses().list_licenses().send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct LicensesClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> LicensesClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// Query Licenses and Hierarchy.
     ///
     /// Returns the child nodes and APs under a node of the network hierarchy, with license counts.
     ///
-    /// `POST /licenses/query` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /licenses/query` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `LicenseHierarchyQuery`
-    /// - Response 200: `application/json` `LicenseHierarchy`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `LicenseHierarchy`
     /// - Provenance: inferred (method and path not shown in the document; a query with a JSON body is a POST on a `query` sub-resource of the collection; status not shown, 200 assumed).
     pub fn query_licenses_and_hierarchy(
         &self,
@@ -395,12 +412,9 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Lists the licenses.
     ///
-    /// `GET /licenses` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /licenses` on the `analytics` API (under the `/ai` prefix).
     ///
-    /// - Response 200: `application/json` `array<License>`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `array<License>`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the collection lists it; status not shown, 200 assumed).
     ///
     /// Notes:
@@ -413,12 +427,9 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Refreshes the licenses and returns them.
     ///
-    /// `POST /licenses/refresh` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /licenses/refresh` on the `analytics` API (under the `/ai` prefix).
     ///
-    /// - Response 200: `application/json` `array<License>`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `array<License>`
     /// - Provenance: inferred (method and path not shown in the document; an action without a body is a POST on a sub-resource of the collection named after it; status not shown, 200 assumed).
     pub fn refresh_licenses(&self) -> RefreshLicenses<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &REFRESH_LICENSES, &[]);
@@ -428,14 +439,11 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Deletes orphaned APs of a license.
     ///
-    /// `DELETE /licenses/{licenseId}/orphanedAps` on the Analytics administration API (under the `/ai` prefix).
+    /// `DELETE /licenses/{licenseId}/orphanedAps` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `licenseId`: Identifier of the license.
     /// - Request body (json, required): `array<OrphanedApDeletion>`
-    /// - Response 200: `application/json` `ErrorBody` (The document gives the error body as the response shape.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ErrorBody` (The document gives the error body as the response shape.)
     /// - Provenance: inferred (method and path not shown in the document; REST convention: DELETE on the license's orphaned-AP sub-collection, the APs given in the body; status not shown, 200 assumed).
     ///
     /// Notes:
@@ -457,13 +465,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Reads one license.
     ///
-    /// `GET /licenses/{licenseId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /licenses/{licenseId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `licenseId`: Identifier of the license.
-    /// - Response 200: `application/json` `License`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `License`
     /// - Provenance: inferred (method, path and path parameter not shown in the document; REST convention: GET on the item reads it, identified by licenseId as in the other license operations; status not shown, 200 assumed).
     pub fn get_license(&self, license_id: &str) -> GetLicense<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -477,14 +482,11 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Assigns APs of onboarded systems to a license.
     ///
-    /// `PUT /licenses/{licenseId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `PUT /licenses/{licenseId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `licenseId`: Identifier of the license.
     /// - Request body (json, required): `array<LicenseAssignmentUpdate>`
-    /// - Response 200: `application/json` `LicenseUpdateResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `LicenseUpdateResult`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: PUT on the item updates it; status not shown, 200 assumed).
     ///
     /// Notes:
@@ -516,7 +518,7 @@ static QUERY_LICENSES_AND_HIERARCHY: ruckus_one_runtime::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::query_licenses_and_hierarchy` (Query Licenses and Hierarchy).
+/// Request builder for `LicensesClient::query_licenses_and_hierarchy` (Query Licenses and Hierarchy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -547,7 +549,7 @@ static LIST_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::list_licenses` (List Licenses).
+/// Request builder for `LicensesClient::list_licenses` (List Licenses).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -578,7 +580,7 @@ static REFRESH_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::refresh_licenses` (Refresh Licenses).
+/// Request builder for `LicensesClient::refresh_licenses` (Refresh Licenses).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -609,7 +611,7 @@ static DELETE_ORPHANED_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::delete_orphaned_aps` (Delete Orphaned APs).
+/// Request builder for `LicensesClient::delete_orphaned_aps` (Delete Orphaned APs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -642,7 +644,7 @@ static GET_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::get_license` (Get License).
+/// Request builder for `LicensesClient::get_license` (Get License).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -673,7 +675,7 @@ static UPDATE_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::update_license` (Update License).
+/// Request builder for `LicensesClient::update_license` (Update License).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

@@ -15,32 +15,46 @@
 //! - Users: [`users`], 6 operations
 //! - Common types: [`common`], 0 operations
 #[cfg(feature = "analytics-application-tokens")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-application-tokens")))]
 pub mod application_tokens;
 #[cfg(feature = "analytics-licenses")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-licenses")))]
 pub mod licenses;
 #[cfg(feature = "analytics-onboarded-systems")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-onboarded-systems")))]
 pub mod onboarded_systems;
 #[cfg(feature = "analytics-resource-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-resource-groups")))]
 pub mod resource_groups;
 #[cfg(feature = "analytics-schedules")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-schedules")))]
 pub mod schedules;
 #[cfg(feature = "analytics-users")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-users")))]
 pub mod users;
 #[cfg(feature = "analytics-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-common")))]
 pub mod common;
 #[cfg(feature = "analytics-application-tokens")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-application-tokens")))]
 pub use self::application_tokens::*;
 #[cfg(feature = "analytics-licenses")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-licenses")))]
 pub use self::licenses::*;
 #[cfg(feature = "analytics-onboarded-systems")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-onboarded-systems")))]
 pub use self::onboarded_systems::*;
 #[cfg(feature = "analytics-resource-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-resource-groups")))]
 pub use self::resource_groups::*;
 #[cfg(feature = "analytics-schedules")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-schedules")))]
 pub use self::schedules::*;
 #[cfg(feature = "analytics-users")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-users")))]
 pub use self::users::*;
 #[cfg(feature = "analytics-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-common")))]
 pub use self::common::*;
 /// Hosts and path prefix of the Analytics administration API.
 ///
@@ -85,5 +99,41 @@ impl<'a> AnalyticsClient<'a> {
         path: &str,
     ) -> ruckus_one_runtime::RawRequest<'a> {
         ruckus_one_runtime::RawRequest::new(self.client, &API, method, path)
+    }
+    #[cfg(feature = "analytics-application-tokens")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "analytics-application-tokens")))]
+    /// Operations of the Application tokens area ([`application_tokens::ApplicationTokensClient`]).
+    pub fn application_tokens(&self) -> application_tokens::ApplicationTokensClient<'a> {
+        application_tokens::ApplicationTokensClient::new(self.client)
+    }
+    #[cfg(feature = "analytics-licenses")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "analytics-licenses")))]
+    /// Operations of the Licenses area ([`licenses::LicensesClient`]).
+    pub fn licenses(&self) -> licenses::LicensesClient<'a> {
+        licenses::LicensesClient::new(self.client)
+    }
+    #[cfg(feature = "analytics-onboarded-systems")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "analytics-onboarded-systems")))]
+    /// Operations of the Onboarded systems area ([`onboarded_systems::OnboardedSystemsClient`]).
+    pub fn onboarded_systems(&self) -> onboarded_systems::OnboardedSystemsClient<'a> {
+        onboarded_systems::OnboardedSystemsClient::new(self.client)
+    }
+    #[cfg(feature = "analytics-resource-groups")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "analytics-resource-groups")))]
+    /// Operations of the Resource groups area ([`resource_groups::ResourceGroupsClient`]).
+    pub fn resource_groups(&self) -> resource_groups::ResourceGroupsClient<'a> {
+        resource_groups::ResourceGroupsClient::new(self.client)
+    }
+    #[cfg(feature = "analytics-schedules")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "analytics-schedules")))]
+    /// Operations of the Report schedules area ([`schedules::SchedulesClient`]).
+    pub fn schedules(&self) -> schedules::SchedulesClient<'a> {
+        schedules::SchedulesClient::new(self.client)
+    }
+    #[cfg(feature = "analytics-users")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "analytics-users")))]
+    /// Operations of the Users area ([`users::UsersClient`]).
+    pub fn users(&self) -> users::UsersClient<'a> {
+        users::UsersClient::new(self.client)
     }
 }

@@ -153,17 +153,34 @@ impl OnboardedSystemOnboarder {
         }
     }
 }
-impl<'a> super::AnalyticsClient<'a> {
+/// Onboarded systems: the 3 operations of this area of the Analytics administration API.
+///
+/// Reached with `client.analytics().onboarded_systems()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.analytics().onboarded_systems().list_onboarded_systems().send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct OnboardedSystemsClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> OnboardedSystemsClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// List Onboarded Systems.
     ///
     /// Lists the onboarded systems.
     ///
-    /// `GET /onboardedSystems` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /onboardedSystems` on the `analytics` API (under the `/ai` prefix).
     ///
-    /// - Response 200: `application/json` `array<OnboardedSystem>`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `array<OnboardedSystem>`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the collection lists it; status not shown, 200 assumed).
     ///
     /// Notes:
@@ -180,13 +197,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Deletes an onboarded system.
     ///
-    /// `DELETE /onboardedSystems/{deviceId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `DELETE /onboardedSystems/{deviceId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `deviceId`: Identifier of the system.
-    /// - Response 200: `application/json` `ErrorBody` (The document gives the error body as the response shape.)
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ErrorBody` (The document gives the error body as the response shape.)
     /// - Provenance: inferred (method and path not shown in the document; REST convention: DELETE on the item; status not shown, 200 assumed).
     pub fn delete_onboarded_system(&self, device_id: &str) -> DeleteOnboardedSystem<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -200,13 +214,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Reads one onboarded system, including the detail-only fields.
     ///
-    /// `GET /onboardedSystems/{deviceId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /onboardedSystems/{deviceId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `deviceId`: Identifier of the system.
-    /// - Response 200: `application/json` `OnboardedSystem`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `OnboardedSystem`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the item reads it; status not shown, 200 assumed).
     pub fn get_onboarded_system(&self, device_id: &str) -> GetOnboardedSystem<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -230,7 +241,7 @@ static LIST_ONBOARDED_SYSTEMS: ruckus_one_runtime::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::list_onboarded_systems` (List Onboarded Systems).
+/// Request builder for `OnboardedSystemsClient::list_onboarded_systems` (List Onboarded Systems).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -261,7 +272,7 @@ static DELETE_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::delete_onboarded_system` (Delete Onboarded System).
+/// Request builder for `OnboardedSystemsClient::delete_onboarded_system` (Delete Onboarded System).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -294,7 +305,7 @@ static GET_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::get_onboarded_system` (Get Onboarded System).
+/// Request builder for `OnboardedSystemsClient::get_onboarded_system` (Get Onboarded System).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

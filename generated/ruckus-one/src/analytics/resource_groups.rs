@@ -236,17 +236,34 @@ impl ResourceGroupFilterSearchResult {
         }
     }
 }
-impl<'a> super::AnalyticsClient<'a> {
+/// Resource groups: the 5 operations of this area of the Analytics administration API.
+///
+/// Reached with `client.analytics().resource_groups()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.analytics().resource_groups().list_resource_groups().send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct ResourceGroupsClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> ResourceGroupsClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// List Resource Group.
     ///
     /// Lists the resource groups.
     ///
-    /// `GET /resourceGroups` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /resourceGroups` on the `analytics` API (under the `/ai` prefix).
     ///
-    /// - Response 200: `application/json` `array<ResourceGroup>`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `array<ResourceGroup>`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the collection lists it; status not shown, 200 assumed).
     pub fn list_resource_groups(&self) -> ListResourceGroups<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -260,13 +277,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Creates a resource group.
     ///
-    /// `POST /resourceGroups` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /resourceGroups` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `ResourceGroupInput`
-    /// - Response 200: `application/json` `ResourceGroup`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ResourceGroup`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: POST on the collection creates; status not shown, 200 assumed).
     pub fn create_resource_group(
         &self,
@@ -284,13 +298,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Searches the network hierarchy or the devices for nodes to use in a resource group filter.
     ///
-    /// `POST /resourceGroups/filters/query` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /resourceGroups/filters/query` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `ResourceGroupFilterQuery`
-    /// - Response 200: `application/json` `ResourceGroupFilterSearchResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ResourceGroupFilterSearchResult`
     /// - Provenance: inferred (method and path not shown in the document; a search with a JSON body is a POST on a `query` sub-resource of the filters; status not shown, 200 assumed).
     ///
     /// Notes:
@@ -311,13 +322,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Reads one resource group.
     ///
-    /// `GET /resourceGroups/{resourceGroupId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /resourceGroups/{resourceGroupId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `resourceGroupId`: Identifier of the resource group.
-    /// - Response 200: `application/json` `ResourceGroup`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ResourceGroup`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the item reads it; status not shown, 200 assumed).
     pub fn get_resource_group(&self, resource_group_id: &str) -> GetResourceGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -331,14 +339,11 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Updates a resource group; name and filter are required.
     ///
-    /// `PUT /resourceGroups/{resourceGroupId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `PUT /resourceGroups/{resourceGroupId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `resourceGroupId`: Identifier of the resource group.
     /// - Request body (json, required): `ResourceGroupInput`
-    /// - Response 200: `application/json` `ResourceGroup`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ResourceGroup`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: PUT on the item updates it (the body carries the full group); status not shown, 200 assumed).
     pub fn update_resource_group(
         &self,
@@ -367,7 +372,7 @@ static LIST_RESOURCE_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::list_resource_groups` (List Resource Group).
+/// Request builder for `ResourceGroupsClient::list_resource_groups` (List Resource Group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -398,7 +403,7 @@ static CREATE_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::create_resource_group` (Create Resource Group).
+/// Request builder for `ResourceGroupsClient::create_resource_group` (Create Resource Group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -429,7 +434,7 @@ static QUERY_RESOURCE_GROUP_FILTERS: ruckus_one_runtime::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::query_resource_group_filters` (Query Resource Group Filters).
+/// Request builder for `ResourceGroupsClient::query_resource_group_filters` (Query Resource Group Filters).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -462,7 +467,7 @@ static GET_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::get_resource_group` (Get Resource Group).
+/// Request builder for `ResourceGroupsClient::get_resource_group` (Get Resource Group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -493,7 +498,7 @@ static UPDATE_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::update_resource_group` (Update Resource Group).
+/// Request builder for `ResourceGroupsClient::update_resource_group` (Update Resource Group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

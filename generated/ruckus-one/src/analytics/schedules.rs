@@ -823,18 +823,35 @@ impl ScheduleBatchResult {
 ///
 /// Provenance: documented.
 pub type ScheduleExecutionLogEntry = serde_json::Value;
-impl<'a> super::AnalyticsClient<'a> {
+/// Report schedules: the 7 operations of this area of the Analytics administration API.
+///
+/// Reached with `client.analytics().schedules()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.analytics().schedules().list_schedules().send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct SchedulesClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> SchedulesClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// Retry a Failed Report Schedule.
     ///
     /// Runs failed schedules again.
     ///
-    /// `POST /schedules/retry` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /schedules/retry` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `ScheduleIds`
-    /// - Response 200: `application/json` `ScheduleBatchResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ScheduleBatchResult`
     /// - Provenance: inferred (method and path not shown in the document; the ids are in the body, so the action is a POST on a `retry` sub-resource of the collection; status not shown, 200 assumed).
     pub fn retry_failed_report_schedules(
         &self,
@@ -852,13 +869,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Deletes schedules.
     ///
-    /// `DELETE /schedules` on the Analytics administration API (under the `/ai` prefix).
+    /// `DELETE /schedules` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `ScheduleIds`
-    /// - Response 200: `application/json` `ScheduleBatchResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ScheduleBatchResult`
     /// - Provenance: inferred (method and path not shown in the document; the ids are in the body and there is no path parameter, so DELETE on the collection with a body; status not shown, 200 assumed).
     pub fn delete_schedules(&self, body: &ScheduleIds) -> DeleteSchedules<'a> {
         let mut req = ruckus_one_runtime::Request::new(
@@ -873,13 +887,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Lists the schedules, optionally only those with a given status.
     ///
-    /// `GET /schedules` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /schedules` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Query parameter `status` (`ScheduleStatus`, builder method `status`)
-    /// - Response 200: `application/json` `ScheduleList`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ScheduleList`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the collection lists it; status not shown, 200 assumed).
     ///
     /// Notes:
@@ -892,13 +903,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Creates a report schedule.
     ///
-    /// `POST /schedules` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /schedules` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `CreateScheduleRequest`
-    /// - Response 200: `application/json` `ScheduleCreated`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ScheduleCreated`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: POST on the collection creates; status not shown, 200 assumed).
     ///
     /// Notes:
@@ -916,13 +924,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Reads the execution log of a schedule.
     ///
-    /// `GET /schedules/{scheduleId}/logs` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /schedules/{scheduleId}/logs` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `scheduleId`: Identifier of the schedule.
-    /// - Response 200: `application/json` `array<ScheduleExecutionLogEntry>`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `array<ScheduleExecutionLogEntry>`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on a `logs` sub-collection of the item; status not shown, 200 assumed).
     pub fn get_schedule_execution_logs(
         &self,
@@ -939,13 +944,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Reads one schedule.
     ///
-    /// `GET /schedules/{scheduleId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /schedules/{scheduleId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `scheduleId`: Unique identifier of the schedule.
-    /// - Response 200: `application/json` `Schedule`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `Schedule`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the item reads it; status not shown, 200 assumed).
     ///
     /// Notes:
@@ -962,14 +964,11 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Updates a schedule; every body field is optional.
     ///
-    /// `PATCH /schedules/{scheduleId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `PATCH /schedules/{scheduleId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `scheduleId`: Identifier of the schedule.
     /// - Request body (json, required): `UpdateScheduleRequest`
-    /// - Response 200: `application/json` `ScheduleUpdated`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ScheduleUpdated`
     /// - Provenance: inferred (method and path not shown in the document; every body field is optional, which reads as a partial update, so PATCH on the item; status not shown, 200 assumed).
     ///
     /// Notes:
@@ -1001,7 +1000,7 @@ static RETRY_FAILED_REPORT_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::retry_failed_report_schedules` (Retry a Failed Report Schedule).
+/// Request builder for `SchedulesClient::retry_failed_report_schedules` (Retry a Failed Report Schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1032,7 +1031,7 @@ static DELETE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::delete_schedules` (Delete Schedule).
+/// Request builder for `SchedulesClient::delete_schedules` (Delete Schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1063,7 +1062,7 @@ static LIST_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::list_schedules` (List Schedules).
+/// Request builder for `SchedulesClient::list_schedules` (List Schedules).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1101,7 +1100,7 @@ static CREATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::create_schedule` (Create Schedule).
+/// Request builder for `SchedulesClient::create_schedule` (Create Schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1132,7 +1131,7 @@ static GET_SCHEDULE_EXECUTION_LOGS: ruckus_one_runtime::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::get_schedule_execution_logs` (Get schedule execution logs).
+/// Request builder for `SchedulesClient::get_schedule_execution_logs` (Get schedule execution logs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1165,7 +1164,7 @@ static GET_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::get_schedule` (Get Schedule).
+/// Request builder for `SchedulesClient::get_schedule` (Get Schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1196,7 +1195,7 @@ static UPDATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::update_schedule` (Update Schedule).
+/// Request builder for `SchedulesClient::update_schedule` (Update Schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

@@ -535,18 +535,35 @@ impl UpdateUserRequest {
         Self { resource_group_id, role }
     }
 }
-impl<'a> super::AnalyticsClient<'a> {
+/// Users: the 6 operations of this area of the Analytics administration API.
+///
+/// Reached with `client.analytics().users()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.analytics().users().list_users().send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct UsersClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> UsersClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// Delete User.
     ///
     /// Deletes users.
     ///
-    /// `DELETE /users` on the Analytics administration API (under the `/ai` prefix).
+    /// `DELETE /users` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `array<string>`
-    /// - Response 200: `application/json` `ErrorBody` (The document gives the error body as the response shape.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `ErrorBody` (The document gives the error body as the response shape.)
     /// - Provenance: inferred (method and path not shown in the document; the user ids are in the body and there is no path parameter, so DELETE on the collection with a body; status not shown, 200 assumed).
     ///
     /// Notes:
@@ -560,12 +577,9 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Lists the users.
     ///
-    /// `GET /users` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /users` on the `analytics` API (under the `/ai` prefix).
     ///
-    /// - Response 200: `application/json` `array<UserListItem>`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `array<UserListItem>`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the collection lists it; status not shown, 200 assumed).
     pub fn list_users(&self) -> ListUsers<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_USERS, &[]);
@@ -575,13 +589,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Gives an internal user a role within a resource group.
     ///
-    /// `POST /users/internal` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /users/internal` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `AddInternalUserRequest`
-    /// - Response 200: `application/json` `User`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `User`
     /// - Provenance: inferred (method and path not shown in the document; POST on an `internal` sub-collection of users creates; status not shown, 200 assumed).
     ///
     /// Notes:
@@ -602,13 +613,10 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Invites a third-party user by email with a role within a resource group.
     ///
-    /// `POST /users/invitations` on the Analytics administration API (under the `/ai` prefix).
+    /// `POST /users/invitations` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Request body (json, required): `InviteThirdPartyUserRequest`
-    /// - Response 200: `application/json` `InvitedUser`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `InvitedUser`
     /// - Provenance: inferred (method and path not shown in the document; POST on an `invitations` sub-collection of users creates an invitation; status not shown, 200 assumed).
     pub fn invite_third_party_user(
         &self,
@@ -626,12 +634,9 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Lists the internal users that are not yet added.
     ///
-    /// `GET /users/internal` on the Analytics administration API (under the `/ai` prefix).
+    /// `GET /users/internal` on the `analytics` API (under the `/ai` prefix).
     ///
-    /// - Response 200: `application/json` `array<InternalUser>`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `array<InternalUser>`
     /// - Provenance: inferred (method and path not shown in the document; GET on an `internal` sub-collection of users lists it; the response is read as an array of entries; status not shown, 200 assumed).
     ///
     /// Notes:
@@ -649,14 +654,11 @@ impl<'a> super::AnalyticsClient<'a> {
     ///
     /// Changes a user's resource group and role.
     ///
-    /// `PUT /users/{userId}` on the Analytics administration API (under the `/ai` prefix).
+    /// `PUT /users/{userId}` on the `analytics` API (under the `/ai` prefix).
     ///
     /// - Path parameter `userId`: Identifier of the user.
     /// - Request body (json, required): `UpdateUserRequest`
-    /// - Response 200: `application/json` `User`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `analytics` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `User`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: PUT on the item updates it (both body fields required); status not shown, 200 assumed).
     ///
     /// Notes:
@@ -689,7 +691,7 @@ static DELETE_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::delete_users` (Delete User).
+/// Request builder for `UsersClient::delete_users` (Delete User).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -722,7 +724,7 @@ static LIST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::list_users` (List Users).
+/// Request builder for `UsersClient::list_users` (List Users).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -753,7 +755,7 @@ static ADD_INTERNAL_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::add_internal_user` (Add Internal User).
+/// Request builder for `UsersClient::add_internal_user` (Add Internal User).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -784,7 +786,7 @@ static INVITE_THIRD_PARTY_USER: ruckus_one_runtime::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::invite_third_party_user` (Invite Third Party User).
+/// Request builder for `UsersClient::invite_third_party_user` (Invite Third Party User).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -815,7 +817,7 @@ static LIST_INTERNAL_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::list_internal_users` (List Internal Users).
+/// Request builder for `UsersClient::list_internal_users` (List Internal Users).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -846,7 +848,7 @@ static UPDATE_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `AnalyticsClient::update_user` (Update User).
+/// Request builder for `UsersClient::update_user` (Update User).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

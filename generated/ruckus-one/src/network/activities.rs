@@ -196,16 +196,33 @@ impl ActivityQueryFilters {
         Self { id: None }
     }
 }
-impl<'a> super::NetworkClient<'a> {
+/// Activities: the 2 operations of this area of the Network management API.
+///
+/// Reached with `client.network().activities()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.network().activities().get_activity("requestId-value").send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct ActivitiesClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> ActivitiesClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// Get activity.
     ///
-    /// `GET /activities/{requestId}` on the Network management API.
+    /// `GET /activities/{requestId}` on the `network` API.
     ///
     /// - Path parameter `requestId`: The `requestId` of a 202 Accepted answer.
-    /// - Response 200: `application/json` `Activity`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Response 200: `Activity`
     /// - Provenance: reference (Asynchronous writes).
     ///
     /// Notes:
@@ -220,15 +237,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query activities.
     ///
-    /// `POST /activities/query` on the Network management API.
+    /// `POST /activities/query` on the `network` API.
     ///
     /// - Request body (json, required): `ActivityQuery`
-    ///   Provenance: reference (activities_api-0.0.1.yaml findActivityList).
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (Asynchronous writes).
     pub fn query_activities(&self, body: &ActivityQuery) -> QueryActivities<'a> {
         let mut req = ruckus_one_runtime::Request::new(
@@ -239,6 +252,8 @@ impl<'a> super::NetworkClient<'a> {
         req.json(body);
         QueryActivities { req }
     }
+}
+impl<'a> super::NetworkClient<'a> {
     /// Waits for an asynchronous request (a `202 Accepted` answer) to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, backing off between polls; `404` answers
@@ -273,7 +288,7 @@ pub(super) static GET_ACTIVITY: ruckus_one_runtime::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_activity` (Get activity).
+/// Request builder for `ActivitiesClient::get_activity` (Get activity).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -304,7 +319,7 @@ static QUERY_ACTIVITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::query_activities` (Query activities).
+/// Request builder for `ActivitiesClient::query_activities` (Query activities).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

@@ -733,22 +733,32 @@ impl EdgeSdLanNetworkActivation {
         }
     }
 }
-impl<'a> super::NetworkClient<'a> {
+/// edge services: the 50 operations of this area of the Network management API.
+///
+/// Reached with `client.network().edge_services()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+#[derive(Debug, Clone, Copy)]
+pub struct EdgeServicesClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> EdgeServicesClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// List personal identity networks.
     ///
     /// Lists the personal identity networks, one page at a time.
     ///
-    /// `GET /personalIdentityNetworks` on the Network management API.
+    /// `GET /personalIdentityNetworks` on the `network` API.
     ///
     /// - Query parameter `page` (`int32`, builder method `page`)
     /// - Query parameter `pageSize` (`int32`, builder method `page_size`)
-    /// - Response 200: `application/json` `PersonalIdentityNetworkPage`
-    /// - Media types: Accept `application/json`
+    /// - Response 200: `PersonalIdentityNetworkPage`
     /// - Pagination: `page_params`, items in `content`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -763,19 +773,17 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Create personal identity network.
     ///
     /// Creates a personal identity network.
     ///
-    /// `POST /personalIdentityNetworks` on the Network management API.
+    /// `POST /personalIdentityNetworks` on the `network` API.
     ///
     /// - Request body (json, required): `PersonalIdentityNetwork`
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -795,18 +803,16 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Query personal identity network edge compatibility.
     ///
     /// Reports, per service, the edges of each cluster that lack the firmware the personal identity network needs.
     ///
-    /// `POST /personalIdentityNetworks/edgeCompatibilities/query` on the Network management API.
+    /// `POST /personalIdentityNetworks/edgeCompatibilities/query` on the `network` API.
     ///
     /// - Request body (json, required): `EdgeServiceCompatibilityQuery`
-    /// - Response 200: `application/json` `EdgeServiceCompatibilityResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: `EdgeServiceCompatibilityResult`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -825,18 +831,16 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Get personal identity network.
     ///
     /// Reads one personal identity network.
     ///
-    /// `GET /personalIdentityNetworks/{pinId}` on the Network management API.
+    /// `GET /personalIdentityNetworks/{pinId}` on the `network` API.
     ///
     /// - Path parameter `pinId`: Identifier of the personal identity network.
-    /// - Response 200: `application/json` `PersonalIdentityNetwork`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: `PersonalIdentityNetwork`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -852,20 +856,18 @@ impl<'a> super::NetworkClient<'a> {
         GetPersonalIdentityNetwork { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Update personal identity network.
     ///
     /// Replaces a personal identity network.
     ///
-    /// `PUT /personalIdentityNetworks/{pinId}` on the Network management API.
+    /// `PUT /personalIdentityNetworks/{pinId}` on the `network` API.
     ///
     /// - Path parameter `pinId`: Identifier of the personal identity network.
     /// - Request body (json, required): `PersonalIdentityNetwork`
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -886,20 +888,18 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Patch personal identity network.
     ///
     /// Partially updates a personal identity network.
     ///
-    /// `PATCH /personalIdentityNetworks/{pinId}` on the Network management API.
+    /// `PATCH /personalIdentityNetworks/{pinId}` on the `network` API.
     ///
     /// - Path parameter `pinId`: Identifier of the personal identity network.
     /// - Request body (json, required): `PersonalIdentityNetwork`
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The partial update body carries the same required fields as the create body.
@@ -921,19 +921,17 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Delete personal identity network.
     ///
     /// Deletes a personal identity network.
     ///
-    /// `DELETE /personalIdentityNetworks/{pinId}` on the Network management API.
+    /// `DELETE /personalIdentityNetworks/{pinId}` on the `network` API.
     ///
     /// - Path parameter `pinId`: Identifier of the personal identity network.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -952,21 +950,19 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Activate Wi-Fi network on personal identity network.
     ///
     /// Activates a Wi-Fi network on a personal identity network.
     ///
-    /// `PUT /personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `PUT /personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `pinId`: Identifier of the personal identity network.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -986,20 +982,18 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Deactivate Wi-Fi network on personal identity network.
     ///
     /// Deactivates a Wi-Fi network on a personal identity network.
     ///
-    /// `DELETE /personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `DELETE /personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `pinId`: Identifier of the personal identity network.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1019,19 +1013,17 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Create SD-LAN service.
     ///
     /// Creates an SD-LAN service on an edge cluster.
     ///
-    /// `POST /edgeSdLanServices` on the Network management API.
+    /// `POST /edgeSdLanServices` on the `network` API.
     ///
     /// - Request body (json, required): `EdgeSdLanService`
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1049,19 +1041,17 @@ impl<'a> super::NetworkClient<'a> {
         CreateEdgeSdLanService { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Query SD-LAN services.
     ///
     /// Lists SD-LAN services with their status, by query.
     ///
-    /// `POST /edgeSdLanServices/query` on the Network management API.
+    /// `POST /edgeSdLanServices/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEdgeSdLanServices::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans (not named by the document; the list of a resource the client creates)).
     pub fn query_edge_sd_lan_services(
@@ -1077,18 +1067,16 @@ impl<'a> super::NetworkClient<'a> {
         QueryEdgeSdLanServices { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Query SD-LAN service edge compatibility.
     ///
     /// Reports, per service, the edges of each cluster that lack the firmware the SD-LAN service needs.
     ///
-    /// `POST /edgeSdLanServices/edgeCompatibilities/query` on the Network management API.
+    /// `POST /edgeSdLanServices/edgeCompatibilities/query` on the `network` API.
     ///
     /// - Request body (json, required): `EdgeServiceCompatibilityQuery`
-    /// - Response 200: `application/json` `EdgeServiceCompatibilityResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: `EdgeServiceCompatibilityResult`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1107,18 +1095,16 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Get SD-LAN service.
     ///
     /// Reads one SD-LAN service.
     ///
-    /// `GET /edgeSdLanServices/{sdLanServiceId}` on the Network management API.
+    /// `GET /edgeSdLanServices/{sdLanServiceId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
-    /// - Response 200: `application/json` `EdgeSdLanService`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: `EdgeSdLanService`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1134,20 +1120,18 @@ impl<'a> super::NetworkClient<'a> {
         GetEdgeSdLanService { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Update SD-LAN service.
     ///
     /// Replaces an SD-LAN service.
     ///
-    /// `PUT /edgeSdLanServices/{sdLanServiceId}` on the Network management API.
+    /// `PUT /edgeSdLanServices/{sdLanServiceId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Request body (json, required): `EdgeSdLanService`
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1166,20 +1150,18 @@ impl<'a> super::NetworkClient<'a> {
         UpdateEdgeSdLanService { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Patch SD-LAN service.
     ///
     /// Partially updates an SD-LAN service.
     ///
-    /// `PATCH /edgeSdLanServices/{sdLanServiceId}` on the Network management API.
+    /// `PATCH /edgeSdLanServices/{sdLanServiceId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1196,19 +1178,17 @@ impl<'a> super::NetworkClient<'a> {
         PatchEdgeSdLanService { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Delete SD-LAN service.
     ///
     /// Deletes an SD-LAN service.
     ///
-    /// `DELETE /edgeSdLanServices/{sdLanServiceId}` on the Network management API.
+    /// `DELETE /edgeSdLanServices/{sdLanServiceId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1225,21 +1205,19 @@ impl<'a> super::NetworkClient<'a> {
         DeleteEdgeSdLanService { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Activate Wi-Fi network on SD-LAN service.
     ///
     /// Activates a Wi-Fi network on an SD-LAN service.
     ///
-    /// `PUT /edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `PUT /edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Request body (json, required): `EdgeSdLanNetworkActivation`
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1261,20 +1239,18 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Deactivate Wi-Fi network on SD-LAN service.
     ///
     /// Deactivates a Wi-Fi network on an SD-LAN service.
     ///
-    /// `DELETE /edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `DELETE /edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1294,22 +1270,20 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Activate Wi-Fi network of a venue on SD-LAN service.
     ///
     /// Activates a Wi-Fi network on an SD-LAN service for one venue.
     ///
-    /// `PUT /edgeSdLanServices/{sdLanServiceId}/venues/{venueId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `PUT /edgeSdLanServices/{sdLanServiceId}/venues/{venueId}/wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Request body (json, required): `EdgeSdLanNetworkActivation`
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1332,18 +1306,16 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Get SD-LAN service guest settings.
     ///
     /// Reads the guest settings of an SD-LAN service.
     ///
-    /// `GET /edgeSdLanServices/{sdLanServiceId}/guestSettings` on the Network management API.
+    /// `GET /edgeSdLanServices/{sdLanServiceId}/guestSettings` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
-    /// - Response 200: `application/json` `EdgeSdLanGuestSettings`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: `EdgeSdLanGuestSettings`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1361,20 +1333,18 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Patch SD-LAN service guest settings.
     ///
     /// Changes the guest settings of an SD-LAN service (turns the guest tunnel on or off).
     ///
-    /// `PATCH /edgeSdLanServices/{sdLanServiceId}/guestSettings` on the Network management API.
+    /// `PATCH /edgeSdLanServices/{sdLanServiceId}/guestSettings` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Request body (json, required): `EdgeSdLanGuestSettings`
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1395,22 +1365,20 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Activate guest edge cluster on SD-LAN service.
     ///
     /// Activates an edge cluster of a venue as the guest edge cluster of an SD-LAN service.
     ///
-    /// `PUT /edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}` on the Network management API.
+    /// `PUT /edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `edgeClusterId`: Identifier of the edge cluster.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1431,21 +1399,19 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Deactivate guest edge cluster on SD-LAN service.
     ///
     /// Deactivates the guest edge cluster of a venue on an SD-LAN service.
     ///
-    /// `DELETE /edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}` on the Network management API.
+    /// `DELETE /edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `edgeClusterId`: Identifier of the edge cluster.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1466,21 +1432,19 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Activate guest tunnel on SD-LAN service.
     ///
     /// Activates a tunnel profile as the guest tunnel of an SD-LAN service.
     ///
-    /// `PUT /edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}` on the Network management API.
+    /// `PUT /edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Path parameter `tunnelProfileId`: Identifier of the tunnel profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1500,20 +1464,18 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Deactivate guest tunnel on SD-LAN service.
     ///
     /// Deactivates the guest tunnel profile of an SD-LAN service.
     ///
-    /// `DELETE /edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}` on the Network management API.
+    /// `DELETE /edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}` on the `network` API.
     ///
     /// - Path parameter `sdLanServiceId`: Identifier of the SD-LAN service.
     /// - Path parameter `tunnelProfileId`: Identifier of the tunnel profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1533,19 +1495,17 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Create HQoS profile.
     ///
     /// Creates an edge hierarchical QoS (HQoS) profile.
     ///
-    /// `POST /edgeHqosProfiles` on the Network management API.
+    /// `POST /edgeHqosProfiles` on the `network` API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1559,18 +1519,16 @@ impl<'a> super::NetworkClient<'a> {
         CreateEdgeHqosProfile { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Query HQoS profile edge compatibility.
     ///
     /// Reports, per profile, the edges of each cluster that lack the firmware HQoS needs.
     ///
-    /// `POST /edgeHqosProfiles/edgeCompatibilities/query` on the Network management API.
+    /// `POST /edgeHqosProfiles/edgeCompatibilities/query` on the `network` API.
     ///
     /// - Request body (json, required): `EdgeServiceCompatibilityQuery`
-    /// - Response 200: `application/json` `EdgeServiceCompatibilityResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: `EdgeServiceCompatibilityResult`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1589,18 +1547,16 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Get HQoS profile.
     ///
     /// Reads one HQoS profile.
     ///
-    /// `GET /edgeHqosProfiles/{profileId}` on the Network management API.
+    /// `GET /edgeHqosProfiles/{profileId}` on the `network` API.
     ///
     /// - Path parameter `profileId`: Identifier of the HQoS profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1613,20 +1569,18 @@ impl<'a> super::NetworkClient<'a> {
         GetEdgeHqosProfile { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Update HQoS profile.
     ///
     /// Replaces an HQoS profile.
     ///
-    /// `PUT /edgeHqosProfiles/{profileId}` on the Network management API.
+    /// `PUT /edgeHqosProfiles/{profileId}` on the `network` API.
     ///
     /// - Path parameter `profileId`: Identifier of the HQoS profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1643,19 +1597,17 @@ impl<'a> super::NetworkClient<'a> {
         UpdateEdgeHqosProfile { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Delete HQoS profile.
     ///
     /// Deletes an HQoS profile.
     ///
-    /// `DELETE /edgeHqosProfiles/{profileId}` on the Network management API.
+    /// `DELETE /edgeHqosProfiles/{profileId}` on the `network` API.
     ///
     /// - Path parameter `profileId`: Identifier of the HQoS profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1672,22 +1624,20 @@ impl<'a> super::NetworkClient<'a> {
         DeleteEdgeHqosProfile { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Activate HQoS on edge cluster.
     ///
     /// Activates an HQoS profile on an edge cluster of a venue.
     ///
-    /// `PUT /edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` on the Network management API.
+    /// `PUT /edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` on the `network` API.
     ///
     /// - Path parameter `profileId`: Identifier of the HQoS profile.
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `edgeClusterId`: Identifier of the edge cluster.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1708,21 +1658,19 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Deactivate HQoS on edge cluster.
     ///
     /// Deactivates an HQoS profile on an edge cluster of a venue.
     ///
-    /// `DELETE /edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` on the Network management API.
+    /// `DELETE /edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` on the `network` API.
     ///
     /// - Path parameter `profileId`: Identifier of the HQoS profile.
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `edgeClusterId`: Identifier of the edge cluster.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1743,22 +1691,20 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Activate edge cluster in tunnel profile.
     ///
     /// Activates an edge cluster of a venue in a tunnel profile.
     ///
-    /// `PUT /venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}` on the Network management API.
+    /// `PUT /venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `tunnelProfileId`: Identifier of the tunnel profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateTunnelProfileOnVenueEdgeCluster::version`)
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml edgeClusterActivateTunnelProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1778,22 +1724,20 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Deactivate edge cluster in tunnel profile.
     ///
     /// Deactivates an edge cluster of a venue in a tunnel profile.
     ///
-    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `tunnelProfileId`: Identifier of the tunnel profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateTunnelProfileOnVenueEdgeCluster::version`)
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml edgeClusterDeactivateTunnelProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1813,20 +1757,18 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Get edge cluster network settings.
     ///
     /// Reads the network settings of an edge cluster.
     ///
-    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/networkSettings` on the Network management API.
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/networkSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgeClusterNetworkSettings::version`)
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeClusterNetworkSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     pub fn get_venue_edge_cluster_network_settings(
         &self,
         venue_id: &str,
@@ -1842,23 +1784,20 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Patch edge cluster network settings.
     ///
     /// Changes the network settings of an edge cluster.
     ///
-    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/networkSettings` on the Network management API.
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/networkSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml updateEdgeClusterNetworkSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueEdgeClusterNetworkSettings::version`)
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml updateEdgeClusterNetworkSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1879,21 +1818,19 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Get edge port configurations.
     ///
     /// Reads the port configurations of an edge in a cluster.
     ///
-    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs` on the Network management API.
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgePortConfigs::version`)
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgePortConfig).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     pub fn get_venue_edge_port_configs(
         &self,
         venue_id: &str,
@@ -1908,24 +1845,21 @@ impl<'a> super::NetworkClient<'a> {
         GetVenueEdgePortConfigs { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Patch edge port configurations.
     ///
     /// Changes the port configurations of an edge in a cluster.
     ///
-    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs` on the Network management API.
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgePortConfig).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueEdgePortConfigs::version`)
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgePortConfig).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -1945,11 +1879,12 @@ impl<'a> super::NetworkClient<'a> {
         PatchVenueEdgePortConfigs { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// List edge port sub-interfaces.
     ///
     /// Lists the sub-interfaces of an edge port.
     ///
-    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces` on the Network management API.
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
@@ -1957,13 +1892,10 @@ impl<'a> super::NetworkClient<'a> {
     /// - Path parameter `portId`: Identifier of the edge port.
     /// - Query parameter `page` (`int32`, builder method `page`)
     /// - Query parameter `pageSize` (`int32`, builder method `page_size`)
-    /// - Response 200: `application/json` `EdgeSubInterfacePage`
+    /// - Response 200: `EdgeSubInterfacePage`
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeSubInterfaces).
     /// - Pagination: `page_params`, items in `content`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     pub fn list_venue_edge_port_sub_interfaces(
         &self,
         venue_id: &str,
@@ -1981,25 +1913,22 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Create edge port sub-interface.
     ///
     /// Adds a sub-interface to an edge port.
     ///
-    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces` on the Network management API.
+    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `portId`: Identifier of the edge port.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeSubInterfaces_1).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/json`, Accept `application/vnd.ruckus.v1+json`
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeSubInterfaces_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -2022,26 +1951,23 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Patch edge port sub-interface.
     ///
     /// Changes a sub-interface of an edge port.
     ///
-    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` on the Network management API.
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `portId`: Identifier of the edge port.
     /// - Path parameter `subInterfaceId`: Identifier of the sub-interface.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgeSubInterface).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgeSubInterface).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
@@ -2065,22 +1991,21 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Delete edge port sub-interface.
     ///
     /// Removes a sub-interface of an edge port.
     ///
-    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `portId`: Identifier of the edge port.
     /// - Path parameter `subInterfaceId`: Identifier of the sub-interface.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeSubInterface).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeSubInterface (not named by the document; the delete of a resource the client creates)).
     pub fn delete_venue_edge_port_sub_interface(
@@ -2101,22 +2026,20 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Create edge LAG.
     ///
     /// Creates a link aggregation group on an edge.
     ///
-    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags` on the Network management API.
+    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeLinkAggregationGroup).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueEdgeLag::version`)
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeLinkAggregationGroup).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeLinkAggregationGroup (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
     ///
@@ -2138,20 +2061,19 @@ impl<'a> super::NetworkClient<'a> {
         CreateVenueEdgeLag { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Get edge LAG.
     ///
     /// Reads one link aggregation group of an edge.
     ///
-    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the Network management API.
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgeLag::version`)
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeLinkAggregationGroup).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeLinkAggregationGroup (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
     pub fn get_venue_edge_lag(
@@ -2169,23 +2091,21 @@ impl<'a> super::NetworkClient<'a> {
         GetVenueEdgeLag { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Update edge LAG.
     ///
     /// Replaces a link aggregation group of an edge.
     ///
-    /// `PUT /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the Network management API.
+    /// `PUT /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml updateEdgeLinkAggregationGroup).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueEdgeLag::version`)
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml updateEdgeLinkAggregationGroup).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml updateEdgeLinkAggregationGroup (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
     ///
@@ -2208,23 +2128,21 @@ impl<'a> super::NetworkClient<'a> {
         UpdateVenueEdgeLag { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Patch edge LAG.
     ///
     /// Partially updates a link aggregation group of an edge.
     ///
-    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the Network management API.
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml partialUpdateEdgeLinkAggregationGroup).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueEdgeLag::version`)
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml partialUpdateEdgeLinkAggregationGroup).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml partialUpdateEdgeLinkAggregationGroup (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
     ///
@@ -2247,21 +2165,20 @@ impl<'a> super::NetworkClient<'a> {
         PatchVenueEdgeLag { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Delete edge LAG.
     ///
     /// Removes a link aggregation group of an edge.
     ///
-    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueEdgeLag::version`)
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeLinkAggregationGroup).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeLinkAggregationGroup (not named by the document; the delete of a resource the client creates)).
     pub fn delete_venue_edge_lag(
@@ -2279,23 +2196,21 @@ impl<'a> super::NetworkClient<'a> {
         DeleteVenueEdgeLag { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Create edge LAG sub-interface.
     ///
     /// Adds a sub-interface to a link aggregation group of an edge.
     ///
-    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces` on the Network management API.
+    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeLagSubInterface).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueEdgeLagSubInterface::version`)
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeLagSubInterface).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeLagSubInterface (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
     ///
@@ -2320,21 +2235,20 @@ impl<'a> super::NetworkClient<'a> {
         }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Get edge LAG sub-interface.
     ///
     /// Reads one sub-interface of a link aggregation group of an edge.
     ///
-    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}` on the Network management API.
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
     /// - Path parameter `subInterfaceId`: Identifier of the sub-interface.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgeLagSubInterface::version`)
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeLagSubInterface).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeLagSubInterface (the document's "GET, PATCH .../subInterfaces/{subInterfaceId}" leaves the parent open; the description has the GET only under lags/{lagId}, the PATCH under both)).
     pub fn get_venue_edge_lag_sub_interface(
@@ -2353,22 +2267,21 @@ impl<'a> super::NetworkClient<'a> {
         GetVenueEdgeLagSubInterface { req }
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Delete edge LAG sub-interface.
     ///
     /// Removes a sub-interface of a link aggregation group of an edge.
     ///
-    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
     /// - Path parameter `subInterfaceId`: Identifier of the sub-interface.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueEdgeLagSubInterface::version`)
-    /// - Media types: Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeLagSubInterface).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeLagSubInterface (not named by the document; the delete of a resource the client creates)).
     pub fn delete_venue_edge_lag_sub_interface(
@@ -2390,6 +2303,7 @@ impl<'a> super::NetworkClient<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static LIST_PERSONAL_IDENTITY_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "list_personal_identity_networks",
     method: ruckus_one_runtime::Method::Get,
@@ -2404,7 +2318,8 @@ static LIST_PERSONAL_IDENTITY_NETWORKS: ruckus_one_runtime::Operation = ruckus_o
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::list_personal_identity_networks` (List personal identity networks).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::list_personal_identity_networks` (List personal identity networks).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2412,6 +2327,7 @@ pub struct ListPersonalIdentityNetworks<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> ListPersonalIdentityNetworks<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -2451,6 +2367,7 @@ impl<'a> ListPersonalIdentityNetworks<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static CREATE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "create_personal_identity_network",
     method: ruckus_one_runtime::Method::Post,
@@ -2465,7 +2382,8 @@ static CREATE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::create_personal_identity_network` (Create personal identity network).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::create_personal_identity_network` (Create personal identity network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2473,6 +2391,7 @@ pub struct CreatePersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> CreatePersonalIdentityNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -2497,6 +2416,7 @@ impl<'a> CreatePersonalIdentityNetwork<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static QUERY_PERSONAL_IDENTITY_NETWORK_EDGE_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "query_personal_identity_network_edge_compatibilities",
     method: ruckus_one_runtime::Method::Post,
@@ -2511,7 +2431,8 @@ static QUERY_PERSONAL_IDENTITY_NETWORK_EDGE_COMPATIBILITIES: ruckus_one_runtime:
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::query_personal_identity_network_edge_compatibilities` (Query personal identity network edge compatibility).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::query_personal_identity_network_edge_compatibilities` (Query personal identity network edge compatibility).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2519,6 +2440,7 @@ pub struct QueryPersonalIdentityNetworkEdgeCompatibilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> QueryPersonalIdentityNetworkEdgeCompatibilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -2533,6 +2455,7 @@ impl<'a> QueryPersonalIdentityNetworkEdgeCompatibilities<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static GET_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "get_personal_identity_network",
     method: ruckus_one_runtime::Method::Get,
@@ -2547,7 +2470,8 @@ static GET_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::get_personal_identity_network` (Get personal identity network).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::get_personal_identity_network` (Get personal identity network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2555,6 +2479,7 @@ pub struct GetPersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> GetPersonalIdentityNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -2569,6 +2494,7 @@ impl<'a> GetPersonalIdentityNetwork<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static UPDATE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "update_personal_identity_network",
     method: ruckus_one_runtime::Method::Put,
@@ -2583,7 +2509,8 @@ static UPDATE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::update_personal_identity_network` (Update personal identity network).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::update_personal_identity_network` (Update personal identity network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2591,6 +2518,7 @@ pub struct UpdatePersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> UpdatePersonalIdentityNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -2615,6 +2543,7 @@ impl<'a> UpdatePersonalIdentityNetwork<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static PATCH_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "patch_personal_identity_network",
     method: ruckus_one_runtime::Method::Patch,
@@ -2629,7 +2558,8 @@ static PATCH_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_o
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::patch_personal_identity_network` (Patch personal identity network).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::patch_personal_identity_network` (Patch personal identity network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2637,6 +2567,7 @@ pub struct PatchPersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> PatchPersonalIdentityNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -2661,6 +2592,7 @@ impl<'a> PatchPersonalIdentityNetwork<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static DELETE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "delete_personal_identity_network",
     method: ruckus_one_runtime::Method::Delete,
@@ -2675,7 +2607,8 @@ static DELETE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::delete_personal_identity_network` (Delete personal identity network).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::delete_personal_identity_network` (Delete personal identity network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2683,6 +2616,7 @@ pub struct DeletePersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> DeletePersonalIdentityNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -2707,6 +2641,7 @@ impl<'a> DeletePersonalIdentityNetwork<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static ACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "activate_wifi_network_on_personal_identity_network",
     method: ruckus_one_runtime::Method::Put,
@@ -2721,7 +2656,8 @@ static ACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::O
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::activate_wifi_network_on_personal_identity_network` (Activate Wi-Fi network on personal identity network).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::activate_wifi_network_on_personal_identity_network` (Activate Wi-Fi network on personal identity network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2729,6 +2665,7 @@ pub struct ActivateWifiNetworkOnPersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> ActivateWifiNetworkOnPersonalIdentityNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -2758,6 +2695,7 @@ impl<'a> ActivateWifiNetworkOnPersonalIdentityNetwork<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static DEACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "deactivate_wifi_network_on_personal_identity_network",
     method: ruckus_one_runtime::Method::Delete,
@@ -2772,7 +2710,8 @@ static DEACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime:
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::deactivate_wifi_network_on_personal_identity_network` (Deactivate Wi-Fi network on personal identity network).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::deactivate_wifi_network_on_personal_identity_network` (Deactivate Wi-Fi network on personal identity network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2780,6 +2719,7 @@ pub struct DeactivateWifiNetworkOnPersonalIdentityNetwork<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> DeactivateWifiNetworkOnPersonalIdentityNetwork<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -2804,6 +2744,7 @@ impl<'a> DeactivateWifiNetworkOnPersonalIdentityNetwork<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static CREATE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "create_edge_sd_lan_service",
     method: ruckus_one_runtime::Method::Post,
@@ -2818,7 +2759,8 @@ static CREATE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::create_edge_sd_lan_service` (Create SD-LAN service).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::create_edge_sd_lan_service` (Create SD-LAN service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2826,6 +2768,7 @@ pub struct CreateEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> CreateEdgeSdLanService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -2850,6 +2793,7 @@ impl<'a> CreateEdgeSdLanService<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static QUERY_EDGE_SD_LAN_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "query_edge_sd_lan_services",
     method: ruckus_one_runtime::Method::Post,
@@ -2868,6 +2812,7 @@ static QUERY_EDGE_SD_LAN_SERVICES: ruckus_one_runtime::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `query_edge_sd_lan_services`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
@@ -2881,7 +2826,8 @@ pub enum QueryEdgeSdLanServicesVersion {
     Json,
 }
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::query_edge_sd_lan_services` (Query SD-LAN services).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::query_edge_sd_lan_services` (Query SD-LAN services).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2889,6 +2835,7 @@ pub struct QueryEdgeSdLanServices<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> QueryEdgeSdLanServices<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -2919,6 +2866,7 @@ impl<'a> QueryEdgeSdLanServices<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static QUERY_EDGE_SD_LAN_SERVICE_EDGE_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "query_edge_sd_lan_service_edge_compatibilities",
     method: ruckus_one_runtime::Method::Post,
@@ -2933,7 +2881,8 @@ static QUERY_EDGE_SD_LAN_SERVICE_EDGE_COMPATIBILITIES: ruckus_one_runtime::Opera
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::query_edge_sd_lan_service_edge_compatibilities` (Query SD-LAN service edge compatibility).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::query_edge_sd_lan_service_edge_compatibilities` (Query SD-LAN service edge compatibility).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2941,6 +2890,7 @@ pub struct QueryEdgeSdLanServiceEdgeCompatibilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> QueryEdgeSdLanServiceEdgeCompatibilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -2955,6 +2905,7 @@ impl<'a> QueryEdgeSdLanServiceEdgeCompatibilities<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static GET_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "get_edge_sd_lan_service",
     method: ruckus_one_runtime::Method::Get,
@@ -2969,7 +2920,8 @@ static GET_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runti
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::get_edge_sd_lan_service` (Get SD-LAN service).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::get_edge_sd_lan_service` (Get SD-LAN service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2977,6 +2929,7 @@ pub struct GetEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> GetEdgeSdLanService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -2989,6 +2942,7 @@ impl<'a> GetEdgeSdLanService<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static UPDATE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "update_edge_sd_lan_service",
     method: ruckus_one_runtime::Method::Put,
@@ -3003,7 +2957,8 @@ static UPDATE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::update_edge_sd_lan_service` (Update SD-LAN service).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::update_edge_sd_lan_service` (Update SD-LAN service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3011,6 +2966,7 @@ pub struct UpdateEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> UpdateEdgeSdLanService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3035,6 +2991,7 @@ impl<'a> UpdateEdgeSdLanService<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static PATCH_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "patch_edge_sd_lan_service",
     method: ruckus_one_runtime::Method::Patch,
@@ -3049,7 +3006,8 @@ static PATCH_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_run
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::patch_edge_sd_lan_service` (Patch SD-LAN service).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::patch_edge_sd_lan_service` (Patch SD-LAN service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3057,6 +3015,7 @@ pub struct PatchEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> PatchEdgeSdLanService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3086,6 +3045,7 @@ impl<'a> PatchEdgeSdLanService<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static DELETE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "delete_edge_sd_lan_service",
     method: ruckus_one_runtime::Method::Delete,
@@ -3100,7 +3060,8 @@ static DELETE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::delete_edge_sd_lan_service` (Delete SD-LAN service).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::delete_edge_sd_lan_service` (Delete SD-LAN service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3108,6 +3069,7 @@ pub struct DeleteEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> DeleteEdgeSdLanService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3132,6 +3094,7 @@ impl<'a> DeleteEdgeSdLanService<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static ACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "activate_wifi_network_on_edge_sd_lan_service",
     method: ruckus_one_runtime::Method::Put,
@@ -3146,7 +3109,8 @@ static ACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operati
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::activate_wifi_network_on_edge_sd_lan_service` (Activate Wi-Fi network on SD-LAN service).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::activate_wifi_network_on_edge_sd_lan_service` (Activate Wi-Fi network on SD-LAN service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3154,6 +3118,7 @@ pub struct ActivateWifiNetworkOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> ActivateWifiNetworkOnEdgeSdLanService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3178,6 +3143,7 @@ impl<'a> ActivateWifiNetworkOnEdgeSdLanService<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static DEACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "deactivate_wifi_network_on_edge_sd_lan_service",
     method: ruckus_one_runtime::Method::Delete,
@@ -3192,7 +3158,8 @@ static DEACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Opera
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::deactivate_wifi_network_on_edge_sd_lan_service` (Deactivate Wi-Fi network on SD-LAN service).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::deactivate_wifi_network_on_edge_sd_lan_service` (Deactivate Wi-Fi network on SD-LAN service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3200,6 +3167,7 @@ pub struct DeactivateWifiNetworkOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> DeactivateWifiNetworkOnEdgeSdLanService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3224,6 +3192,7 @@ impl<'a> DeactivateWifiNetworkOnEdgeSdLanService<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static ACTIVATE_VENUE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "activate_venue_wifi_network_on_edge_sd_lan_service",
     method: ruckus_one_runtime::Method::Put,
@@ -3238,7 +3207,8 @@ static ACTIVATE_VENUE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::O
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::activate_venue_wifi_network_on_edge_sd_lan_service` (Activate Wi-Fi network of a venue on SD-LAN service).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::activate_venue_wifi_network_on_edge_sd_lan_service` (Activate Wi-Fi network of a venue on SD-LAN service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3246,6 +3216,7 @@ pub struct ActivateVenueWifiNetworkOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> ActivateVenueWifiNetworkOnEdgeSdLanService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3270,6 +3241,7 @@ impl<'a> ActivateVenueWifiNetworkOnEdgeSdLanService<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static GET_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "get_edge_sd_lan_service_guest_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -3284,7 +3256,8 @@ static GET_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS: ruckus_one_runtime::Operation = r
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::get_edge_sd_lan_service_guest_settings` (Get SD-LAN service guest settings).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::get_edge_sd_lan_service_guest_settings` (Get SD-LAN service guest settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3292,6 +3265,7 @@ pub struct GetEdgeSdLanServiceGuestSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> GetEdgeSdLanServiceGuestSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3306,6 +3280,7 @@ impl<'a> GetEdgeSdLanServiceGuestSettings<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static PATCH_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "patch_edge_sd_lan_service_guest_settings",
     method: ruckus_one_runtime::Method::Patch,
@@ -3320,7 +3295,8 @@ static PATCH_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS: ruckus_one_runtime::Operation =
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::patch_edge_sd_lan_service_guest_settings` (Patch SD-LAN service guest settings).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::patch_edge_sd_lan_service_guest_settings` (Patch SD-LAN service guest settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3328,6 +3304,7 @@ pub struct PatchEdgeSdLanServiceGuestSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> PatchEdgeSdLanServiceGuestSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3352,6 +3329,7 @@ impl<'a> PatchEdgeSdLanServiceGuestSettings<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static ACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "activate_guest_venue_edge_cluster_on_edge_sd_lan_service",
     method: ruckus_one_runtime::Method::Put,
@@ -3366,7 +3344,8 @@ static ACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runt
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::activate_guest_venue_edge_cluster_on_edge_sd_lan_service` (Activate guest edge cluster on SD-LAN service).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::activate_guest_venue_edge_cluster_on_edge_sd_lan_service` (Activate guest edge cluster on SD-LAN service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3374,6 +3353,7 @@ pub struct ActivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> ActivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3403,6 +3383,7 @@ impl<'a> ActivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static DEACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service",
     method: ruckus_one_runtime::Method::Delete,
@@ -3417,7 +3398,8 @@ static DEACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE: ruckus_one_ru
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service` (Deactivate guest edge cluster on SD-LAN service).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service` (Deactivate guest edge cluster on SD-LAN service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3425,6 +3407,7 @@ pub struct DeactivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> DeactivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3449,6 +3432,7 @@ impl<'a> DeactivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static ACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "activate_guest_tunnel_profile_on_edge_sd_lan_service",
     method: ruckus_one_runtime::Method::Put,
@@ -3463,7 +3447,8 @@ static ACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime:
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::activate_guest_tunnel_profile_on_edge_sd_lan_service` (Activate guest tunnel on SD-LAN service).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::activate_guest_tunnel_profile_on_edge_sd_lan_service` (Activate guest tunnel on SD-LAN service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3471,6 +3456,7 @@ pub struct ActivateGuestTunnelProfileOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> ActivateGuestTunnelProfileOnEdgeSdLanService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3500,6 +3486,7 @@ impl<'a> ActivateGuestTunnelProfileOnEdgeSdLanService<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static DEACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "deactivate_guest_tunnel_profile_on_edge_sd_lan_service",
     method: ruckus_one_runtime::Method::Delete,
@@ -3514,7 +3501,8 @@ static DEACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtim
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::deactivate_guest_tunnel_profile_on_edge_sd_lan_service` (Deactivate guest tunnel on SD-LAN service).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::deactivate_guest_tunnel_profile_on_edge_sd_lan_service` (Deactivate guest tunnel on SD-LAN service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3522,6 +3510,7 @@ pub struct DeactivateGuestTunnelProfileOnEdgeSdLanService<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> DeactivateGuestTunnelProfileOnEdgeSdLanService<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3546,6 +3535,7 @@ impl<'a> DeactivateGuestTunnelProfileOnEdgeSdLanService<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static CREATE_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "create_edge_hqos_profile",
     method: ruckus_one_runtime::Method::Post,
@@ -3560,7 +3550,8 @@ static CREATE_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::create_edge_hqos_profile` (Create HQoS profile).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::create_edge_hqos_profile` (Create HQoS profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3568,6 +3559,7 @@ pub struct CreateEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> CreateEdgeHqosProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3597,6 +3589,7 @@ impl<'a> CreateEdgeHqosProfile<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static QUERY_EDGE_HQOS_PROFILE_EDGE_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "query_edge_hqos_profile_edge_compatibilities",
     method: ruckus_one_runtime::Method::Post,
@@ -3611,7 +3604,8 @@ static QUERY_EDGE_HQOS_PROFILE_EDGE_COMPATIBILITIES: ruckus_one_runtime::Operati
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::query_edge_hqos_profile_edge_compatibilities` (Query HQoS profile edge compatibility).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::query_edge_hqos_profile_edge_compatibilities` (Query HQoS profile edge compatibility).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3619,6 +3613,7 @@ pub struct QueryEdgeHqosProfileEdgeCompatibilities<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> QueryEdgeHqosProfileEdgeCompatibilities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3633,6 +3628,7 @@ impl<'a> QueryEdgeHqosProfileEdgeCompatibilities<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static GET_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "get_edge_hqos_profile",
     method: ruckus_one_runtime::Method::Get,
@@ -3647,7 +3643,8 @@ static GET_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::get_edge_hqos_profile` (Get HQoS profile).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::get_edge_hqos_profile` (Get HQoS profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3655,6 +3652,7 @@ pub struct GetEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> GetEdgeHqosProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3667,6 +3665,7 @@ impl<'a> GetEdgeHqosProfile<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static UPDATE_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "update_edge_hqos_profile",
     method: ruckus_one_runtime::Method::Put,
@@ -3681,7 +3680,8 @@ static UPDATE_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::update_edge_hqos_profile` (Update HQoS profile).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::update_edge_hqos_profile` (Update HQoS profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3689,6 +3689,7 @@ pub struct UpdateEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> UpdateEdgeHqosProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3718,6 +3719,7 @@ impl<'a> UpdateEdgeHqosProfile<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static DELETE_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "delete_edge_hqos_profile",
     method: ruckus_one_runtime::Method::Delete,
@@ -3732,7 +3734,8 @@ static DELETE_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::delete_edge_hqos_profile` (Delete HQoS profile).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::delete_edge_hqos_profile` (Delete HQoS profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3740,6 +3743,7 @@ pub struct DeleteEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> DeleteEdgeHqosProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3764,6 +3768,7 @@ impl<'a> DeleteEdgeHqosProfile<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static ACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "activate_venue_edge_cluster_on_edge_hqos_profile",
     method: ruckus_one_runtime::Method::Put,
@@ -3778,7 +3783,8 @@ static ACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE: ruckus_one_runtime::Ope
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::activate_venue_edge_cluster_on_edge_hqos_profile` (Activate HQoS on edge cluster).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::activate_venue_edge_cluster_on_edge_hqos_profile` (Activate HQoS on edge cluster).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3786,6 +3792,7 @@ pub struct ActivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> ActivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3815,6 +3822,7 @@ impl<'a> ActivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static DEACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "deactivate_venue_edge_cluster_on_edge_hqos_profile",
     method: ruckus_one_runtime::Method::Delete,
@@ -3829,7 +3837,8 @@ static DEACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE: ruckus_one_runtime::O
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::deactivate_venue_edge_cluster_on_edge_hqos_profile` (Deactivate HQoS on edge cluster).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::deactivate_venue_edge_cluster_on_edge_hqos_profile` (Deactivate HQoS on edge cluster).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3837,6 +3846,7 @@ pub struct DeactivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> DeactivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3861,6 +3871,7 @@ impl<'a> DeactivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static ACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "activate_tunnel_profile_on_venue_edge_cluster",
     method: ruckus_one_runtime::Method::Put,
@@ -3879,6 +3890,7 @@ static ACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER: ruckus_one_runtime::Operat
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `activate_tunnel_profile_on_venue_edge_cluster`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
@@ -3892,7 +3904,8 @@ pub enum ActivateTunnelProfileOnVenueEdgeClusterVersion {
     Json,
 }
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::activate_tunnel_profile_on_venue_edge_cluster` (Activate edge cluster in tunnel profile).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::activate_tunnel_profile_on_venue_edge_cluster` (Activate edge cluster in tunnel profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3900,6 +3913,7 @@ pub struct ActivateTunnelProfileOnVenueEdgeCluster<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> ActivateTunnelProfileOnVenueEdgeCluster<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -3932,6 +3946,7 @@ impl<'a> ActivateTunnelProfileOnVenueEdgeCluster<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static DEACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "deactivate_tunnel_profile_on_venue_edge_cluster",
     method: ruckus_one_runtime::Method::Delete,
@@ -3950,6 +3965,7 @@ static DEACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER: ruckus_one_runtime::Oper
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `deactivate_tunnel_profile_on_venue_edge_cluster`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
@@ -3963,7 +3979,8 @@ pub enum DeactivateTunnelProfileOnVenueEdgeClusterVersion {
     Json,
 }
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::deactivate_tunnel_profile_on_venue_edge_cluster` (Deactivate edge cluster in tunnel profile).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::deactivate_tunnel_profile_on_venue_edge_cluster` (Deactivate edge cluster in tunnel profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3971,6 +3988,7 @@ pub struct DeactivateTunnelProfileOnVenueEdgeCluster<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> DeactivateTunnelProfileOnVenueEdgeCluster<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4003,6 +4021,7 @@ impl<'a> DeactivateTunnelProfileOnVenueEdgeCluster<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static GET_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "get_venue_edge_cluster_network_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -4021,6 +4040,7 @@ static GET_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS: ruckus_one_runtime::Operation = 
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `get_venue_edge_cluster_network_settings`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
@@ -4034,7 +4054,8 @@ pub enum GetVenueEdgeClusterNetworkSettingsVersion {
     Json,
 }
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::get_venue_edge_cluster_network_settings` (Get edge cluster network settings).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::get_venue_edge_cluster_network_settings` (Get edge cluster network settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4042,6 +4063,7 @@ pub struct GetVenueEdgeClusterNetworkSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> GetVenueEdgeClusterNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4062,6 +4084,7 @@ impl<'a> GetVenueEdgeClusterNetworkSettings<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static PATCH_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "patch_venue_edge_cluster_network_settings",
     method: ruckus_one_runtime::Method::Patch,
@@ -4080,6 +4103,7 @@ static PATCH_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS: ruckus_one_runtime::Operation 
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `patch_venue_edge_cluster_network_settings`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
@@ -4093,7 +4117,8 @@ pub enum PatchVenueEdgeClusterNetworkSettingsVersion {
     Json,
 }
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::patch_venue_edge_cluster_network_settings` (Patch edge cluster network settings).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::patch_venue_edge_cluster_network_settings` (Patch edge cluster network settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4101,6 +4126,7 @@ pub struct PatchVenueEdgeClusterNetworkSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> PatchVenueEdgeClusterNetworkSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4133,6 +4159,7 @@ impl<'a> PatchVenueEdgeClusterNetworkSettings<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static GET_VENUE_EDGE_PORT_CONFIGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "get_venue_edge_port_configs",
     method: ruckus_one_runtime::Method::Get,
@@ -4151,6 +4178,7 @@ static GET_VENUE_EDGE_PORT_CONFIGS: ruckus_one_runtime::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `get_venue_edge_port_configs`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
@@ -4164,7 +4192,8 @@ pub enum GetVenueEdgePortConfigsVersion {
     Json,
 }
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::get_venue_edge_port_configs` (Get edge port configurations).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::get_venue_edge_port_configs` (Get edge port configurations).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4172,6 +4201,7 @@ pub struct GetVenueEdgePortConfigs<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> GetVenueEdgePortConfigs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4189,6 +4219,7 @@ impl<'a> GetVenueEdgePortConfigs<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static PATCH_VENUE_EDGE_PORT_CONFIGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "patch_venue_edge_port_configs",
     method: ruckus_one_runtime::Method::Patch,
@@ -4207,6 +4238,7 @@ static PATCH_VENUE_EDGE_PORT_CONFIGS: ruckus_one_runtime::Operation = ruckus_one
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `patch_venue_edge_port_configs`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
@@ -4220,7 +4252,8 @@ pub enum PatchVenueEdgePortConfigsVersion {
     Json,
 }
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::patch_venue_edge_port_configs` (Patch edge port configurations).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::patch_venue_edge_port_configs` (Patch edge port configurations).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4228,6 +4261,7 @@ pub struct PatchVenueEdgePortConfigs<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> PatchVenueEdgePortConfigs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4257,6 +4291,7 @@ impl<'a> PatchVenueEdgePortConfigs<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static LIST_VENUE_EDGE_PORT_SUB_INTERFACES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "list_venue_edge_port_sub_interfaces",
     method: ruckus_one_runtime::Method::Get,
@@ -4271,7 +4306,8 @@ static LIST_VENUE_EDGE_PORT_SUB_INTERFACES: ruckus_one_runtime::Operation = ruck
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::list_venue_edge_port_sub_interfaces` (List edge port sub-interfaces).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::list_venue_edge_port_sub_interfaces` (List edge port sub-interfaces).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4279,6 +4315,7 @@ pub struct ListVenueEdgePortSubInterfaces<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> ListVenueEdgePortSubInterfaces<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4318,6 +4355,7 @@ impl<'a> ListVenueEdgePortSubInterfaces<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static CREATE_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "create_venue_edge_port_sub_interface",
     method: ruckus_one_runtime::Method::Post,
@@ -4332,7 +4370,8 @@ static CREATE_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruc
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::create_venue_edge_port_sub_interface` (Create edge port sub-interface).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::create_venue_edge_port_sub_interface` (Create edge port sub-interface).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4340,6 +4379,7 @@ pub struct CreateVenueEdgePortSubInterface<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> CreateVenueEdgePortSubInterface<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4364,6 +4404,7 @@ impl<'a> CreateVenueEdgePortSubInterface<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static PATCH_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "patch_venue_edge_port_sub_interface",
     method: ruckus_one_runtime::Method::Patch,
@@ -4378,7 +4419,8 @@ static PATCH_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruck
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::patch_venue_edge_port_sub_interface` (Patch edge port sub-interface).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::patch_venue_edge_port_sub_interface` (Patch edge port sub-interface).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4386,6 +4428,7 @@ pub struct PatchVenueEdgePortSubInterface<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> PatchVenueEdgePortSubInterface<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4410,6 +4453,7 @@ impl<'a> PatchVenueEdgePortSubInterface<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static DELETE_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "delete_venue_edge_port_sub_interface",
     method: ruckus_one_runtime::Method::Delete,
@@ -4424,7 +4468,8 @@ static DELETE_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::Operation = ruc
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::delete_venue_edge_port_sub_interface` (Delete edge port sub-interface).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::delete_venue_edge_port_sub_interface` (Delete edge port sub-interface).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4432,6 +4477,7 @@ pub struct DeleteVenueEdgePortSubInterface<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> DeleteVenueEdgePortSubInterface<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4456,6 +4502,7 @@ impl<'a> DeleteVenueEdgePortSubInterface<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static CREATE_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "create_venue_edge_lag",
     method: ruckus_one_runtime::Method::Post,
@@ -4474,6 +4521,7 @@ static CREATE_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `create_venue_edge_lag`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
@@ -4487,7 +4535,8 @@ pub enum CreateVenueEdgeLagVersion {
     Json,
 }
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::create_venue_edge_lag` (Create edge LAG).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::create_venue_edge_lag` (Create edge LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4495,6 +4544,7 @@ pub struct CreateVenueEdgeLag<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> CreateVenueEdgeLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4524,6 +4574,7 @@ impl<'a> CreateVenueEdgeLag<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static GET_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "get_venue_edge_lag",
     method: ruckus_one_runtime::Method::Get,
@@ -4542,6 +4593,7 @@ static GET_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `get_venue_edge_lag`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
@@ -4555,7 +4607,8 @@ pub enum GetVenueEdgeLagVersion {
     Json,
 }
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::get_venue_edge_lag` (Get edge LAG).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::get_venue_edge_lag` (Get edge LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4563,6 +4616,7 @@ pub struct GetVenueEdgeLag<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> GetVenueEdgeLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4580,6 +4634,7 @@ impl<'a> GetVenueEdgeLag<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static UPDATE_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "update_venue_edge_lag",
     method: ruckus_one_runtime::Method::Put,
@@ -4598,6 +4653,7 @@ static UPDATE_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `update_venue_edge_lag`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
@@ -4611,7 +4667,8 @@ pub enum UpdateVenueEdgeLagVersion {
     Json,
 }
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::update_venue_edge_lag` (Update edge LAG).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::update_venue_edge_lag` (Update edge LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4619,6 +4676,7 @@ pub struct UpdateVenueEdgeLag<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> UpdateVenueEdgeLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4648,6 +4706,7 @@ impl<'a> UpdateVenueEdgeLag<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static PATCH_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "patch_venue_edge_lag",
     method: ruckus_one_runtime::Method::Patch,
@@ -4666,6 +4725,7 @@ static PATCH_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime:
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `patch_venue_edge_lag`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
@@ -4679,7 +4739,8 @@ pub enum PatchVenueEdgeLagVersion {
     Json,
 }
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::patch_venue_edge_lag` (Patch edge LAG).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::patch_venue_edge_lag` (Patch edge LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4687,6 +4748,7 @@ pub struct PatchVenueEdgeLag<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> PatchVenueEdgeLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4716,6 +4778,7 @@ impl<'a> PatchVenueEdgeLag<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static DELETE_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "delete_venue_edge_lag",
     method: ruckus_one_runtime::Method::Delete,
@@ -4734,6 +4797,7 @@ static DELETE_VENUE_EDGE_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `delete_venue_edge_lag`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
@@ -4747,7 +4811,8 @@ pub enum DeleteVenueEdgeLagVersion {
     Json,
 }
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::delete_venue_edge_lag` (Delete edge LAG).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::delete_venue_edge_lag` (Delete edge LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4755,6 +4820,7 @@ pub struct DeleteVenueEdgeLag<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> DeleteVenueEdgeLag<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4784,6 +4850,7 @@ impl<'a> DeleteVenueEdgeLag<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static CREATE_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "create_venue_edge_lag_sub_interface",
     method: ruckus_one_runtime::Method::Post,
@@ -4802,6 +4869,7 @@ static CREATE_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruck
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `create_venue_edge_lag_sub_interface`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
@@ -4815,7 +4883,8 @@ pub enum CreateVenueEdgeLagSubInterfaceVersion {
     Json,
 }
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::create_venue_edge_lag_sub_interface` (Create edge LAG sub-interface).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::create_venue_edge_lag_sub_interface` (Create edge LAG sub-interface).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4823,6 +4892,7 @@ pub struct CreateVenueEdgeLagSubInterface<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> CreateVenueEdgeLagSubInterface<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4852,6 +4922,7 @@ impl<'a> CreateVenueEdgeLagSubInterface<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static GET_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "get_venue_edge_lag_sub_interface",
     method: ruckus_one_runtime::Method::Get,
@@ -4870,6 +4941,7 @@ static GET_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `get_venue_edge_lag_sub_interface`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
@@ -4883,7 +4955,8 @@ pub enum GetVenueEdgeLagSubInterfaceVersion {
     Json,
 }
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::get_venue_edge_lag_sub_interface` (Get edge LAG sub-interface).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::get_venue_edge_lag_sub_interface` (Get edge LAG sub-interface).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4891,6 +4964,7 @@ pub struct GetVenueEdgeLagSubInterface<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> GetVenueEdgeLagSubInterface<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
@@ -4908,6 +4982,7 @@ impl<'a> GetVenueEdgeLagSubInterface<'a> {
     }
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 static DELETE_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "delete_venue_edge_lag_sub_interface",
     method: ruckus_one_runtime::Method::Delete,
@@ -4926,6 +5001,7 @@ static DELETE_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruck
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// Representations offered by `delete_venue_edge_lag_sub_interface`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
@@ -4939,7 +5015,8 @@ pub enum DeleteVenueEdgeLagSubInterfaceVersion {
     Json,
 }
 #[cfg(feature = "experimental")]
-/// Request builder for `NetworkClient::delete_venue_edge_lag_sub_interface` (Delete edge LAG sub-interface).
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+/// Request builder for `EdgeServicesClient::delete_venue_edge_lag_sub_interface` (Delete edge LAG sub-interface).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4947,6 +5024,7 @@ pub struct DeleteVenueEdgeLagSubInterface<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> DeleteVenueEdgeLagSubInterface<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {

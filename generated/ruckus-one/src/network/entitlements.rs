@@ -211,19 +211,36 @@ impl<'de> serde::Deserialize<'de> for BannerLicenseType {
         Ok(Self::from(s.as_str()))
     }
 }
-impl<'a> super::NetworkClient<'a> {
+/// entitlements: the 27 operations of this area of the Network management API.
+///
+/// Reached with `client.network().entitlements()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.network().entitlements().query_tenant_entitlement_assignments("tenantId-value").send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct EntitlementsClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> EntitlementsClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// Query entitlement assignments of a tenant.
     ///
-    /// `POST /tenants/{tenantId}/entitlements/assignments/query` on the Network management API.
+    /// `POST /tenants/{tenantId}/entitlements/assignments/query` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Tenant whose assignments are queried.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -242,14 +259,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create entitlement assignment of the own tenant.
     ///
-    /// `POST /tenants/self/entitlements/assignments` on the Network management API.
+    /// `POST /tenants/self/entitlements/assignments` on the `network` API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -267,15 +281,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query entitlement assignments of the own tenant.
     ///
-    /// `POST /tenants/self/entitlements/assignments/query` on the Network management API.
+    /// `POST /tenants/self/entitlements/assignments/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -293,14 +304,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete entitlement assignment of the own tenant.
     ///
-    /// `DELETE /tenants/self/entitlements/assignments/{id}` on the Network management API.
+    /// `DELETE /tenants/self/entitlements/assignments/{id}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the assignment.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -319,15 +327,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update entitlement assignment of the own tenant (partial).
     ///
-    /// `PATCH /tenants/self/entitlements/assignments/{id}` on the Network management API.
+    /// `PATCH /tenants/self/entitlements/assignments/{id}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the assignment.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -346,15 +351,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query entitlements.
     ///
-    /// `POST /entitlements/query` on the Network management API.
+    /// `POST /entitlements/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
@@ -369,14 +371,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query utilizations.
     ///
-    /// `POST /entitlements/utilizations/query` on the Network management API.
+    /// `POST /entitlements/utilizations/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `json`, `v1.1` (default `json`; choose with `QueryEntitlementUtilizations::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (manage_entitlements_api-0.2.0.yaml getSummary (its deprecation note points to /entitlements/utilizations/query: the document's list "POST /entitlements/query, /utilizations/query, ..." distributes the /entitlements prefix)).
     ///
     /// Notes:
@@ -395,14 +396,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query mileage reports.
     ///
-    /// `POST /entitlements/mileageReports/query` on the Network management API.
+    /// `POST /entitlements/mileageReports/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (the document's list "POST /entitlements/query, /utilizations/query, ..." distributes the /entitlements prefix, as the official description's deprecation notes show for utilizations and banners (manage_entitlements_api-0.2.0.yaml getSummary, getBanners_1); this query itself is not in that copy).
     ///
     /// Notes:
@@ -417,14 +416,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query compliances.
     ///
-    /// `POST /entitlements/compliances/query` on the Network management API.
+    /// `POST /entitlements/compliances/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (the document's list "POST /entitlements/query, /utilizations/query, ..." distributes the /entitlements prefix, as the official description's deprecation notes show for utilizations and banners (manage_entitlements_api-0.2.0.yaml getSummary, getBanners_1); this query itself is not in that copy).
     ///
     /// Notes:
@@ -435,14 +432,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query banners.
     ///
-    /// `POST /entitlements/banners/query` on the Network management API.
+    /// `POST /entitlements/banners/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1 (its deprecation note points to /entitlements/banners/query: the document's query list distributes the /entitlements prefix)).
     ///
     /// Notes:
@@ -454,14 +449,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query availability reports.
     ///
-    /// `POST /entitlements/availabilityReports/query` on the Network management API.
+    /// `POST /entitlements/availabilityReports/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (the document's list "POST /entitlements/query, /utilizations/query, ..." distributes the /entitlements prefix, as the official description's deprecation notes show for utilizations and banners (manage_entitlements_api-0.2.0.yaml getSummary, getBanners_1); this query itself is not in that copy).
     ///
     /// Notes:
@@ -476,14 +469,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query attention notes.
     ///
-    /// `POST /entitlements/attentionNotes/query` on the Network management API.
+    /// `POST /entitlements/attentionNotes/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (the document's list "POST /entitlements/query, /utilizations/query, ..." distributes the /entitlements prefix, as the official description's deprecation notes show for utilizations and banners (manage_entitlements_api-0.2.0.yaml getSummary, getBanners_1); this query itself is not in that copy).
     ///
     /// Notes:
@@ -498,13 +489,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get entitlement settings.
     ///
-    /// `GET /entitlements/settings` on the Network management API.
+    /// `GET /entitlements/settings` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -518,14 +506,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update entitlement settings (partial).
     ///
-    /// `PATCH /entitlements/settings` on the Network management API.
+    /// `PATCH /entitlements/settings` on the `network` API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -539,13 +524,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List license usage reports.
     ///
-    /// `GET /entitlements/licenseUsageReports` on the Network management API.
+    /// `GET /entitlements/licenseUsageReports` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -563,15 +545,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List banners.
     ///
-    /// `GET /banners` on the Network management API.
+    /// `GET /banners` on the `network` API.
     ///
     /// - Query parameter `type` (`BannerDeviceType`, builder method `type_`)
     /// - Query parameter `licenseType` (`BannerLicenseType`, builder method `license_type`)
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document; it holds banners (see the EntitlementBanner type) in a shape that is not shown.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON, shape not shown: The response body is not shown by the document; it holds banners (see the EntitlementBanner type) in a shape that is not shown.
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Use query_banners. The document lists older banners among the deprecated operations; the official description marks this one deprecated and points to the banner query.
-    /// - Provenance: documented.
     #[deprecated(
         note = "Use query_banners. The document lists older banners among the deprecated operations; the official description marks this one deprecated and points to the banner query."
     )]
@@ -581,13 +561,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List assignments.
     ///
-    /// `GET /assignments` on the Network management API.
+    /// `GET /assignments` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_entitlement_assignments(&self) -> ListEntitlementAssignments<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -598,15 +575,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create assignment.
     ///
-    /// `POST /assignments` on the Network management API.
+    /// `POST /assignments` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ownAssignmentsCreate).
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_entitlement_assignment(
         &self,
         body: &serde_json::Value,
@@ -621,15 +594,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete assignments.
     ///
-    /// `DELETE /assignments` on the Network management API.
+    /// `DELETE /assignments` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml revokeOwnAssignment).
+    /// - Request body (json, required): raw JSON (shape not shown)
     /// - Response 204: no body (No content.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_entitlement_assignments(
         &self,
         body: &serde_json::Value,
@@ -646,16 +615,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update assignments (partial).
     ///
-    /// `PATCH /assignments` on the Network management API.
+    /// `PATCH /assignments` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ownAssignmentUpdate).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Response 204: no body (No content.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn patch_entitlement_assignments(
         &self,
         body: &serde_json::Value,
@@ -670,13 +635,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List assignment summaries.
     ///
-    /// `GET /assignments/summaries` on the Network management API.
+    /// `GET /assignments/summaries` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_entitlement_assignment_summaries(
         &self,
     ) -> ListEntitlementAssignmentSummaries<'a> {
@@ -691,13 +653,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List entitlements.
     ///
-    /// `GET /entitlements` on the Network management API.
+    /// `GET /entitlements` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Older entitlement summaries; deprecated by the document, no replacement named.
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
@@ -710,15 +670,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List entitlement summaries.
     ///
-    /// `GET /entitlements/summaries` on the Network management API.
+    /// `GET /entitlements/summaries` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Older entitlement summaries; deprecated by the document, no replacement named.
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
@@ -735,13 +693,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List license usage reports (older path).
     ///
-    /// `GET /licenseUsageReports` on the Network management API.
+    /// `GET /licenseUsageReports` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Older entitlement report; deprecated by the document, no replacement named.
-    /// - Provenance: documented.
     #[deprecated(
         note = "Older entitlement report; deprecated by the document, no replacement named."
     )]
@@ -755,13 +711,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP entitlements.
     ///
-    /// `GET /mspEntitlements` on the Network management API.
+    /// `GET /mspEntitlements` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Older entitlement summaries; deprecated by the document, no replacement named.
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
@@ -778,13 +732,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP entitlement summaries.
     ///
-    /// `GET /mspEntitlements/summaries` on the Network management API.
+    /// `GET /mspEntitlements/summaries` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Older entitlement summaries; deprecated by the document, no replacement named.
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
@@ -801,13 +753,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP banners.
     ///
-    /// `GET /mspBanners` on the Network management API.
+    /// `GET /mspBanners` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Older banners; deprecated by the document, no replacement named.
-    /// - Provenance: documented.
     #[deprecated(
         note = "Older banners; deprecated by the document, no replacement named."
     )]
@@ -829,7 +779,7 @@ static QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruc
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::query_tenant_entitlement_assignments` (Query entitlement assignments of a tenant).
+/// Request builder for `EntitlementsClient::query_tenant_entitlement_assignments` (Query entitlement assignments of a tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -878,7 +828,7 @@ static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = rucku
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::create_self_entitlement_assignment` (Create entitlement assignment of the own tenant).
+/// Request builder for `EntitlementsClient::create_self_entitlement_assignment` (Create entitlement assignment of the own tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -914,7 +864,7 @@ static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = rucku
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::query_self_entitlement_assignments` (Query entitlement assignments of the own tenant).
+/// Request builder for `EntitlementsClient::query_self_entitlement_assignments` (Query entitlement assignments of the own tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -963,7 +913,7 @@ static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = rucku
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::delete_self_entitlement_assignment` (Delete entitlement assignment of the own tenant).
+/// Request builder for `EntitlementsClient::delete_self_entitlement_assignment` (Delete entitlement assignment of the own tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -994,7 +944,7 @@ static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::patch_self_entitlement_assignment` (Update entitlement assignment of the own tenant (partial)).
+/// Request builder for `EntitlementsClient::patch_self_entitlement_assignment` (Update entitlement assignment of the own tenant (partial)).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1030,7 +980,7 @@ static QUERY_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::query_entitlements` (Query entitlements).
+/// Request builder for `EntitlementsClient::query_entitlements` (Query entitlements).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1095,7 +1045,7 @@ pub enum QueryEntitlementUtilizationsVersion {
     /// `v1.1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1.1+json`
     V1_1,
 }
-/// Request builder for `NetworkClient::query_entitlement_utilizations` (Query utilizations).
+/// Request builder for `EntitlementsClient::query_entitlement_utilizations` (Query utilizations).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1149,7 +1099,7 @@ static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::query_mileage_reports` (Query mileage reports).
+/// Request builder for `EntitlementsClient::query_mileage_reports` (Query mileage reports).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1198,7 +1148,7 @@ static QUERY_COMPLIANCES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::query_compliances` (Query compliances).
+/// Request builder for `EntitlementsClient::query_compliances` (Query compliances).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1247,7 +1197,7 @@ static QUERY_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::query_banners` (Query banners).
+/// Request builder for `EntitlementsClient::query_banners` (Query banners).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1296,7 +1246,7 @@ static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::query_availability_reports` (Query availability reports).
+/// Request builder for `EntitlementsClient::query_availability_reports` (Query availability reports).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1345,7 +1295,7 @@ static QUERY_ATTENTION_NOTES: ruckus_one_runtime::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::query_attention_notes` (Query attention notes).
+/// Request builder for `EntitlementsClient::query_attention_notes` (Query attention notes).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1394,7 +1344,7 @@ static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::get_entitlement_settings` (Get entitlement settings).
+/// Request builder for `EntitlementsClient::get_entitlement_settings` (Get entitlement settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1425,7 +1375,7 @@ static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::patch_entitlement_settings` (Update entitlement settings (partial)).
+/// Request builder for `EntitlementsClient::patch_entitlement_settings` (Update entitlement settings (partial)).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1461,7 +1411,7 @@ static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = r
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::list_entitlement_license_usage_reports` (List license usage reports).
+/// Request builder for `EntitlementsClient::list_entitlement_license_usage_reports` (List license usage reports).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1492,7 +1442,7 @@ static LIST_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::list_banners` (List banners).
+/// Request builder for `EntitlementsClient::list_banners` (List banners).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1539,7 +1489,7 @@ static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::list_entitlement_assignments` (List assignments).
+/// Request builder for `EntitlementsClient::list_entitlement_assignments` (List assignments).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1570,7 +1520,7 @@ static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::create_entitlement_assignment` (Create assignment).
+/// Request builder for `EntitlementsClient::create_entitlement_assignment` (Create assignment).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1601,7 +1551,7 @@ static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::delete_entitlement_assignments` (Delete assignments).
+/// Request builder for `EntitlementsClient::delete_entitlement_assignments` (Delete assignments).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1632,7 +1582,7 @@ static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::patch_entitlement_assignments` (Update assignments (partial)).
+/// Request builder for `EntitlementsClient::patch_entitlement_assignments` (Update assignments (partial)).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1663,7 +1613,7 @@ static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::Operation = ru
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::list_entitlement_assignment_summaries` (List assignment summaries).
+/// Request builder for `EntitlementsClient::list_entitlement_assignment_summaries` (List assignment summaries).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1694,7 +1644,7 @@ static LIST_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::list_entitlements` (List entitlements).
+/// Request builder for `EntitlementsClient::list_entitlements` (List entitlements).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1725,7 +1675,7 @@ static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::list_entitlement_summaries` (List entitlement summaries).
+/// Request builder for `EntitlementsClient::list_entitlement_summaries` (List entitlement summaries).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1766,7 +1716,7 @@ static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::list_license_usage_reports` (List license usage reports (older path)).
+/// Request builder for `EntitlementsClient::list_license_usage_reports` (List license usage reports (older path)).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1797,7 +1747,7 @@ static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::list_msp_entitlements` (List MSP entitlements).
+/// Request builder for `EntitlementsClient::list_msp_entitlements` (List MSP entitlements).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1828,7 +1778,7 @@ static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::list_msp_entitlement_summaries` (List MSP entitlement summaries).
+/// Request builder for `EntitlementsClient::list_msp_entitlement_summaries` (List MSP entitlement summaries).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1859,7 +1809,7 @@ static LIST_MSP_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
 };
-/// Request builder for `NetworkClient::list_msp_banners` (List MSP banners).
+/// Request builder for `EntitlementsClient::list_msp_banners` (List MSP banners).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

@@ -37,22 +37,37 @@ impl EventMetasQuery {
         }
     }
 }
-impl<'a> super::NetworkClient<'a> {
+/// events alarms: the 9 operations of this area of the Network management API.
+///
+/// Reached with `client.network().events_alarms()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.network().events_alarms().list_admin_group_latest_logins("adminGroupId-value").send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct EventsAlarmsClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> EventsAlarmsClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// Query historical clients.
     ///
     /// Lists historical clients, grouped by client MAC address.
     ///
-    /// `POST /historicalClients/query` on the Network management API.
+    /// `POST /historicalClients/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventAggList).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryHistoricalClients::version`)
-    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventAggList).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_historical_clients(
         &self,
         body: &super::common::QueryRequest,
@@ -69,17 +84,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists events matching a query.
     ///
-    /// `POST /events/query` on the Network management API.
+    /// `POST /events/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventList).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEvents::version`)
-    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventList).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_events(&self, body: &super::common::QueryRequest) -> QueryEvents<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_EVENTS, &[]);
         req.json(body);
@@ -89,16 +99,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists events together with the data of their venue, AP and network.
     ///
-    /// `POST /events/metas/query` on the Network management API.
+    /// `POST /events/metas/query` on the `network` API.
     ///
     /// - Request body (json, required): `EventMetasQuery`
-    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventListMetaData).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEventMetas::version`)
-    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventListMetaData).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The `filters` object must contain the key `ids`, even when its value is empty.
@@ -115,16 +120,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads event details together with the data of their venue, AP and network.
     ///
-    /// `POST /events/details/query` on the Network management API.
+    /// `POST /events/details/query` on the `network` API.
     ///
     /// - Request body (json, required): `EventMetasQuery`
-    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventDetails).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEventDetails::version`)
-    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml getEventDetails).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_event_details(&self, body: &EventMetasQuery) -> QueryEventDetails<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -138,16 +138,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Exports the events of a date range as a CSV file.
     ///
-    /// `POST /events/csvFiles` on the Network management API.
+    /// `POST /events/csvFiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml exportEvents).
+    /// - Request body (json, required): raw JSON (shape not shown)
     /// - Response 200: `*/*` text (The CSV export.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ExportEventsCsv::version`)
-    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml exportEvents).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The export covers a date range; how the range is given is not shown.
@@ -165,15 +160,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the last login of each member of an admin group.
     ///
-    /// `GET /events/adminGroups/{adminGroupId}/latestLogins` on the Network management API.
+    /// `GET /events/adminGroups/{adminGroupId}/latestLogins` on the `network` API.
     ///
     /// - Path parameter `adminGroupId`: Identifier of the admin group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListAdminGroupLatestLogins::version`)
-    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml adminGroupMemberLastLogin).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_admin_group_latest_logins(
         &self,
         admin_group_id: &str,
@@ -189,17 +180,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists alarms matching a query.
     ///
-    /// `POST /alarms/query` on the Network management API.
+    /// `POST /alarms/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml getAlarmList).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryAlarms::version`)
-    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml getAlarmList).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - For a managed-service (MSP) tenant, the caller passes the tenant ids and the sort order in the query.
@@ -212,16 +198,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the alarms the query selects, together with the data of their venue, AP and network.
     ///
-    /// `POST /alarms/metas/query` on the Network management API.
+    /// `POST /alarms/metas/query` on the `network` API.
     ///
     /// - Request body (json, required): `EventMetasQuery`
-    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml getAlarmListMetaData).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryAlarmMetas::version`)
-    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml getAlarmListMetaData).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The `filters` object must contain the key `ids`.
@@ -238,17 +219,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Clears an alarm.
     ///
-    /// `PATCH /alarms/{alarmId}` on the Network management API.
+    /// `PATCH /alarms/{alarmId}` on the `network` API.
     ///
     /// - Path parameter `alarmId`: Identifier of the alarm.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (events_and_alarms_api-0.0.3.yaml clearAlarm).
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
     /// - Response 204: no body (No content.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAlarm::version`)
-    /// - Media types: Provenance: reference (events_and_alarms_api-0.0.3.yaml clearAlarm).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn patch_alarm(&self, alarm_id: &str) -> PatchAlarm<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -287,7 +263,7 @@ pub enum QueryHistoricalClientsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_historical_clients` (Query historical clients).
+/// Request builder for `EventsAlarmsClient::query_historical_clients` (Query historical clients).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -352,7 +328,7 @@ pub enum QueryEventsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_events` (Query events).
+/// Request builder for `EventsAlarmsClient::query_events` (Query events).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -417,7 +393,7 @@ pub enum QueryEventMetasVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_event_metas` (Query event metas).
+/// Request builder for `EventsAlarmsClient::query_event_metas` (Query event metas).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -471,7 +447,7 @@ pub enum QueryEventDetailsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_event_details` (Query event details).
+/// Request builder for `EventsAlarmsClient::query_event_details` (Query event details).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -525,7 +501,7 @@ pub enum ExportEventsCsvVersion {
     /// `json`: Accept `*/*`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::export_events_csv` (Export events).
+/// Request builder for `EventsAlarmsClient::export_events_csv` (Export events).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -577,7 +553,7 @@ pub enum ListAdminGroupLatestLoginsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_admin_group_latest_logins` (List latest logins of admin group).
+/// Request builder for `EventsAlarmsClient::list_admin_group_latest_logins` (List latest logins of admin group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -629,7 +605,7 @@ pub enum QueryAlarmsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_alarms` (Query alarms).
+/// Request builder for `EventsAlarmsClient::query_alarms` (Query alarms).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -694,7 +670,7 @@ pub enum QueryAlarmMetasVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_alarm_metas` (Query alarm metas).
+/// Request builder for `EventsAlarmsClient::query_alarm_metas` (Query alarm metas).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -748,7 +724,7 @@ pub enum PatchAlarmVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_alarm` (Clear alarm).
+/// Request builder for `EventsAlarmsClient::patch_alarm` (Clear alarm).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

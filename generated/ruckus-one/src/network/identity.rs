@@ -1380,19 +1380,36 @@ impl CertificateQueryFilters {
         }
     }
 }
-impl<'a> super::NetworkClient<'a> {
+/// identity: the 108 operations of this area of the Network management API.
+///
+/// Reached with `client.network().identity()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.network().identity().list_dpsk_services().send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct IdentityClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> IdentityClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// Create DPSK service.
     ///
     /// Creates a DPSK pool (service).
     ///
-    /// `POST /dpskServices` on the Network management API.
+    /// `POST /dpskServices` on the `network` API.
     ///
     /// - Request body (json, required): `DpskPool`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The create body carries identityGroupId, the linked identity group.
@@ -1410,13 +1427,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the DPSK pools (services).
     ///
-    /// `GET /dpskServices` on the Network management API.
+    /// `GET /dpskServices` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1432,16 +1446,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the DPSK pools (services), page by page.
     ///
-    /// `POST /dpskServices/query` on the Network management API.
+    /// `POST /dpskServices/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (dpsk_service-0.0.3.yaml queryDpskPools).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `QueryDpskServices::version`)
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml queryDpskPools).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (dpsk_service-0.0.3.yaml queryDpskPools).
     pub fn query_dpsk_services(
         &self,
@@ -1459,15 +1470,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one DPSK pool (service).
     ///
-    /// `GET /dpskServices/{poolId}` on the Network management API.
+    /// `GET /dpskServices/{poolId}` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
-    /// - Response 200: `application/json` `DpskPool`
+    /// - Response 200: `DpskPool`
     /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `GetDpskService::version`)
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml getDpskPoolById).
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_dpsk_service(&self, pool_id: &str) -> GetDpskService<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1480,18 +1488,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces a DPSK pool (service).
     ///
-    /// `PUT /dpskServices/{poolId}` on the Network management API.
+    /// `PUT /dpskServices/{poolId}` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `DpskPool`
-    ///   Provenance: reference (dpsk_service-0.0.3.yaml updateDpskPool).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `UpdateDpskService::version`)
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml updateDpskPool).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - identityGroupId is part of the body; the document says it can be edited only on a template.
@@ -1512,18 +1516,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates a DPSK pool (service).
     ///
-    /// `PATCH /dpskServices/{poolId}` on the Network management API.
+    /// `PATCH /dpskServices/{poolId}` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `DpskPool`
-    ///   Provenance: reference (dpsk_service-0.0.3.yaml patchDpskPool).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `PatchDpskService::version`)
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml patchDpskPool).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - identityGroupId is part of the body; the document says it can be edited only on a template.
@@ -1544,15 +1544,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes a DPSK pool (service).
     ///
-    /// `DELETE /dpskServices/{poolId}` on the Network management API.
+    /// `DELETE /dpskServices/{poolId}` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `DeleteDpskService::version`)
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml deleteDpskPool).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (dpsk_service-0.0.3.yaml deleteDpskPool).
     pub fn delete_dpsk_service(&self, pool_id: &str) -> DeleteDpskService<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -1566,16 +1564,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Associates an identity group with a DPSK pool.
     ///
-    /// `PUT /dpskServices/{poolId}/identityGroups/{groupId}` on the Network management API.
+    /// `PUT /dpskServices/{poolId}/identityGroups/{groupId}` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Path parameter `groupId`: Identifier of the identity group.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1597,15 +1592,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the association of an identity group with a DPSK pool.
     ///
-    /// `DELETE /dpskServices/{poolId}/identityGroups/{groupId}` on the Network management API.
+    /// `DELETE /dpskServices/{poolId}/identityGroups/{groupId}` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Path parameter `groupId`: Identifier of the identity group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1627,16 +1619,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates passphrases in a DPSK pool for an identity group.
     ///
-    /// `POST /dpskServices/{poolId}/identityGroups/{groupId}/passphrases` on the Network management API.
+    /// `POST /dpskServices/{poolId}/identityGroups/{groupId}/passphrases` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Path parameter `groupId`: Identifier of the identity group.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1656,17 +1645,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Uploads a CSV file of passphrases to a DPSK pool.
     ///
-    /// `POST /dpskServices/{poolId}/passphrases/csvFiles` on the Network management API.
+    /// `POST /dpskServices/{poolId}/passphrases/csvFiles` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Query parameter `usernamePrefix` (`string`, builder method `username_prefix`)
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
-    ///   Provenance: reference (dpsk_service-0.0.3.yaml importDpskPassphrasesFromCsv).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ImportDpskPassphrases::version`)
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml importDpskPassphrasesFromCsv).
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (dpsk_service-0.0.3.yaml importDpskPassphrasesFromCsv (the document's ".../passphrases/csvFiles" continues the pool path /dpskServices/{poolId}, where the service has it)).
     pub fn import_dpsk_passphrases(&self, pool_id: &str) -> ImportDpskPassphrases<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -1680,17 +1666,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates one or more passphrases in a DPSK pool.
     ///
-    /// `POST /dpskServices/{poolId}/passphrases` on the Network management API.
+    /// `POST /dpskServices/{poolId}/passphrases` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): raw JSON, shape not shown: The passphrase settings (such as the number of passphrases, their format, expiration and VLAN) are not shown by the document.
-    ///   Provenance: reference (dpsk_service-0.0.3.yaml createPassphrase).
-    /// - Response 202: `application/json` `string` (Accepted; the creation continues in the background.)
+    /// - Response 202: `string` (Accepted; the creation continues in the background.)
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `CreateDpskServicePassphrases::version`)
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml createPassphrase).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (dpsk_service-0.0.3.yaml createPassphrase).
     pub fn create_dpsk_service_passphrases(
         &self,
@@ -1711,18 +1694,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the passphrases of a DPSK pool, page by page.
     ///
-    /// `GET /dpskServices/{poolId}/passphrases` on the Network management API.
+    /// `GET /dpskServices/{poolId}/passphrases` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
-    /// - Response 200: `application/json` `IdentityServicePage`
+    /// - Response 200: `IdentityServicePage`
     /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `ListDpskServicePassphrases::version`)
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml listAllPassphrases).
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (dpsk_service-0.0.3.yaml listAllPassphrases).
     pub fn list_dpsk_service_passphrases(
         &self,
@@ -1739,17 +1720,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the passphrases of a DPSK pool, page by page.
     ///
-    /// `POST /dpskServices/{poolId}/passphrases/query` on the Network management API.
+    /// `POST /dpskServices/{poolId}/passphrases/query` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (dpsk_service-0.0.3.yaml queryResponse).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `QueryDpskServicePassphrases::version`)
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml queryResponse).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (dpsk_service-0.0.3.yaml queryResponse).
     pub fn query_dpsk_service_passphrases(
         &self,
@@ -1768,15 +1746,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one passphrase of a DPSK pool.
     ///
-    /// `GET /dpskServices/{poolId}/passphrases/{id}` on the Network management API.
+    /// `GET /dpskServices/{poolId}/passphrases/{id}` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Path parameter `id`: Identifier of the passphrase.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The passphrase is not shown by the document.
+    /// - Response 200: raw JSON, shape not shown: The passphrase is not shown by the document.
     /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `GetDpskServicePassphrase::version`)
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml getPassphraseById).
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (dpsk_service-0.0.3.yaml getPassphraseById).
     pub fn get_dpsk_service_passphrase(
         &self,
@@ -1794,17 +1770,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes passphrases of a DPSK pool.
     ///
-    /// `DELETE /dpskServices/{poolId}/passphrases` on the Network management API.
+    /// `DELETE /dpskServices/{poolId}/passphrases` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `array<string>`
-    ///   Provenance: reference (dpsk_service-0.0.3.yaml deletePassphrases).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `DeleteDpskServicePassphrases::version`)
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml deletePassphrases).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (dpsk_service-0.0.3.yaml deletePassphrases).
     pub fn delete_dpsk_service_passphrases(
         &self,
@@ -1825,18 +1798,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a DPSK pool linked to an identity group.
     ///
-    /// `POST /identityGroups/{identityGroupId}/dpskServices` on the Network management API.
+    /// `POST /identityGroups/{identityGroupId}/dpskServices` on the `network` API.
     ///
     /// - Path parameter `identityGroupId`: Identifier of the identity group.
     /// - Request body (json, required): `DpskPool`
-    ///   Provenance: reference (dpsk_service-0.0.3.yaml createDpskPool).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `CreateIdentityGroupDpskService::version`)
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml createDpskPool).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_identity_group_dpsk_service(
         &self,
         identity_group_id: &str,
@@ -1856,17 +1825,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a DPSK pool template.
     ///
-    /// `POST /templates/dpskServices` on the Network management API.
+    /// `POST /templates/dpskServices` on the `network` API.
     ///
     /// - Request body (json, required): `DpskPool`
-    ///   Provenance: reference (dpsk_service-0.0.3.yaml createDpskPoolTemplate_1).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml createDpskPoolTemplate_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - identityGroupId (the linked identity group) can be edited only on a template.
@@ -1886,16 +1851,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one DPSK pool template.
     ///
-    /// `GET /templates/dpskServices/{poolTemplateId}` on the Network management API.
+    /// `GET /templates/dpskServices/{poolTemplateId}` on the `network` API.
     ///
     /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
     /// - Query parameter `includeTpBasic` (`boolean`, builder method `include_tp_basic`)
-    /// - Response 200: `application/json` `DpskPool`
+    /// - Response 200: `DpskPool`
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml getDpskPoolTemplateById).
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_template_dpsk_service(
         &self,
         pool_template_id: &str,
@@ -1911,18 +1873,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces a DPSK pool template.
     ///
-    /// `PUT /templates/dpskServices/{poolTemplateId}` on the Network management API.
+    /// `PUT /templates/dpskServices/{poolTemplateId}` on the `network` API.
     ///
     /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
     /// - Request body (json, required): `DpskPool`
-    ///   Provenance: reference (dpsk_service-0.0.3.yaml updateDpskPoolTemplate).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml updateDpskPoolTemplate).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - identityGroupId (the linked identity group) can be edited only on a template.
@@ -1943,18 +1901,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates a DPSK pool template.
     ///
-    /// `PATCH /templates/dpskServices/{poolTemplateId}` on the Network management API.
+    /// `PATCH /templates/dpskServices/{poolTemplateId}` on the `network` API.
     ///
     /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
     /// - Request body (json, required): `DpskPool`
-    ///   Provenance: reference (dpsk_service-0.0.3.yaml patchDpskPoolTemplate).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml patchDpskPoolTemplate).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - identityGroupId (the linked identity group) can be edited only on a template.
@@ -1975,15 +1929,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes a DPSK pool template.
     ///
-    /// `DELETE /templates/dpskServices/{poolTemplateId}` on the Network management API.
+    /// `DELETE /templates/dpskServices/{poolTemplateId}` on the `network` API.
     ///
     /// - Path parameter `poolTemplateId`: Identifier of the DPSK pool template.
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml deleteDpskPoolTemplate).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (dpsk_service-0.0.3.yaml deleteDpskPoolTemplate).
     pub fn delete_template_dpsk_service(
         &self,
@@ -2000,16 +1952,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the DPSK pool templates, page by page.
     ///
-    /// `POST /templates/dpskServices/query` on the Network management API.
+    /// `POST /templates/dpskServices/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (dpsk_service-0.0.3.yaml queryDpskPoolTemplates).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml queryDpskPoolTemplates).
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (dpsk_service-0.0.3.yaml queryDpskPoolTemplates).
     pub fn query_template_dpsk_services(
         &self,
@@ -2027,18 +1976,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a DPSK pool template linked to an identity group template.
     ///
-    /// `POST /templates/identityGroups/{identityGroupId}/dpskServices` on the Network management API.
+    /// `POST /templates/identityGroups/{identityGroupId}/dpskServices` on the `network` API.
     ///
     /// - Path parameter `identityGroupId`: Identifier of the identity group.
     /// - Request body (json, required): `DpskPool`
-    ///   Provenance: reference (dpsk_service-0.0.3.yaml createDpskPoolTemplate).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `CreateTemplateIdentityGroupDpskService::version`)
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml createDpskPoolTemplate).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - identityGroupId (the linked identity group) can be edited only on a template.
@@ -2061,15 +2006,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the DPSK pool templates of a Wi-Fi network template.
     ///
-    /// `GET /templates/wifiNetworks/{networkTemplateId}/dpskServices` on the Network management API.
+    /// `GET /templates/wifiNetworks/{networkTemplateId}/dpskServices` on the `network` API.
     ///
     /// - Path parameter `networkTemplateId`: Identifier of the Wi-Fi network template.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
-    /// - Media types: Provenance: reference (dpsk_service-0.0.3.yaml getDpskPoolsByNetworkId).
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_template_wifi_network_dpsk_services(
         &self,
         network_template_id: &str,
@@ -2087,17 +2029,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the identity groups, page by page.
     ///
-    /// `GET /identityGroups` on the Network management API.
+    /// `GET /identityGroups` on the `network` API.
     ///
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
-    /// - Response 200: `application/json` `IdentityServicePage`
+    /// - Response 200: `IdentityServicePage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListIdentityGroups::version`)
-    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml getGroups).
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (identity_management-0.0.2.yaml getGroups).
     pub fn list_identity_groups(&self) -> ListIdentityGroups<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -2111,19 +2051,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Searches the identity groups, page by page.
     ///
-    /// `POST /identityGroups/query` on the Network management API.
+    /// `POST /identityGroups/query` on the `network` API.
     ///
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Request body (json, required): raw JSON, shape not shown: The search criteria (such as a keyword, group ids, or the linked DPSK pool, MAC registration pool, policy set or network) are not shown by the document.
-    ///   Provenance: reference (identity_management-0.0.2.yaml searchGroups).
-    /// - Response 200: `application/json` `IdentityServicePage`
+    /// - Response 200: `IdentityServicePage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryIdentityGroups::version`)
-    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml searchGroups).
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (identity_management-0.0.2.yaml searchGroups).
     pub fn query_identity_groups(
         &self,
@@ -2141,14 +2078,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates an identity group.
     ///
-    /// `POST /identityGroups` on the Network management API.
+    /// `POST /identityGroups` on the `network` API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2164,14 +2098,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one identity group.
     ///
-    /// `GET /identityGroups/{id}` on the Network management API.
+    /// `GET /identityGroups/{id}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the identity group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The identity group is not shown by the document.
+    /// - Response 200: raw JSON, shape not shown: The identity group is not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetIdentityGroup::version`)
-    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml getGroupById).
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (identity_management-0.0.2.yaml getGroupById).
     pub fn get_identity_group(&self, id: &str) -> GetIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -2185,14 +2117,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes an identity group.
     ///
-    /// `DELETE /identityGroups/{id}` on the Network management API.
+    /// `DELETE /identityGroups/{id}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the identity group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2208,15 +2137,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates an identity group.
     ///
-    /// `PATCH /identityGroups/{id}` on the Network management API.
+    /// `PATCH /identityGroups/{id}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the identity group.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2232,17 +2158,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Associates a MAC registration pool with an identity group.
     ///
-    /// `PUT /identityGroups/{id}/macRegistrationPools/{poolId}` on the Network management API.
+    /// `PUT /identityGroups/{id}/macRegistrationPools/{poolId}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddMacRegistrationPoolToIdentityGroup::version`)
-    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml updateMacRegistrationAssociation).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn add_mac_registration_pool_to_identity_group(
         &self,
         id: &str,
@@ -2261,17 +2184,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Associates a DPSK pool with an identity group.
     ///
-    /// `PUT /identityGroups/{id}/dpskPools/{dpskPoolId}` on the Network management API.
+    /// `PUT /identityGroups/{id}/dpskPools/{dpskPoolId}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `dpskPoolId`: Identifier of the DPSK pool.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddDpskPoolToIdentityGroup::version`)
-    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml updateDpskPoolAssociation).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn add_dpsk_pool_to_identity_group(
         &self,
         id: &str,
@@ -2288,17 +2208,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Assigns a policy set to an identity group.
     ///
-    /// `PUT /identityGroups/{id}/policySets/{policySetId}` on the Network management API.
+    /// `PUT /identityGroups/{id}/policySets/{policySetId}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `policySetId`: Identifier of the policy set.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddPolicySetToIdentityGroup::version`)
-    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml updatePolicySetAssociation).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn add_policy_set_to_identity_group(
         &self,
         id: &str,
@@ -2315,17 +2232,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the policy set of an identity group.
     ///
-    /// `DELETE /identityGroups/{id}/policySets/{policySetId}` on the Network management API.
+    /// `DELETE /identityGroups/{id}/policySets/{policySetId}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `policySetId`: Identifier of the policy set.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemovePolicySetFromIdentityGroup::version`)
-    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml removePolicySetAssociation).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn remove_policy_set_from_identity_group(
         &self,
         id: &str,
@@ -2344,18 +2258,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a MAC registration pool linked to an identity group.
     ///
-    /// `POST /identityGroups/{identityGroupId}/macRegistrationPools` on the Network management API.
+    /// `POST /identityGroups/{identityGroupId}/macRegistrationPools` on the `network` API.
     ///
     /// - Path parameter `identityGroupId`: Identifier of the identity group.
     /// - Request body (json, required): `MacRegistrationPool`
-    ///   Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; pool creation is in progress.)
+    /// - Response 202: `AsyncResult` (Accepted; pool creation is in progress.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateIdentityGroupMacRegistrationPool::version`)
-    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml createPoolWithIdentityGroup).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Pool creation may answer 202 Accepted while it is in progress.
@@ -2378,18 +2288,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the identities of an identity group.
     ///
-    /// `GET /identityGroups/{groupId}/identities` on the Network management API.
+    /// `GET /identityGroups/{groupId}/identities` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
-    /// - Response 200: `application/json` raw JSON, shape not shown: The official description gives a plain list of identities (see the Identity type) for the requested page, without page counters; kept as raw JSON. (The identities of the requested page.)
+    /// - Response 200: raw JSON, shape not shown: The official description gives a plain list of identities (see the Identity type) for the requested page, without page counters; kept as raw JSON. (The identities of the requested page.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListIdentities::version`)
-    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml listIdentitiesByGroup).
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_identities(&self, group_id: &str) -> ListIdentities<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2402,19 +2309,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Searches identities across identity groups, page by page.
     ///
-    /// `POST /identities/query` on the Network management API.
+    /// `POST /identities/query` on the `network` API.
     ///
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Request body (json, required): raw JSON, shape not shown: The search criteria (such as the group, DPSK pool, keyword or identity ids) are not shown by the document.
-    ///   Provenance: reference (identity_management-0.0.2.yaml queryIdentity).
-    /// - Response 200: `application/json` `IdentityPage`
+    /// - Response 200: `IdentityPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryIdentities::version`)
-    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml queryIdentity).
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (identity_management-0.0.2.yaml queryIdentity).
     pub fn query_identities(&self, body: &serde_json::Value) -> QueryIdentities<'a> {
         let mut req = ruckus_one_runtime::Request::new(
@@ -2429,15 +2333,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates an identity in an identity group.
     ///
-    /// `POST /identityGroups/{groupId}/identities` on the Network management API.
+    /// `POST /identityGroups/{groupId}/identities` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Request body (json, required): `Identity`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2458,15 +2359,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one identity of an identity group.
     ///
-    /// `GET /identityGroups/{groupId}/identities/{id}` on the Network management API.
+    /// `GET /identityGroups/{groupId}/identities/{id}` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
-    /// - Response 200: `application/json` `Identity`
+    /// - Response 200: `Identity`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetIdentity::version`)
-    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml getIdentityById).
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (identity_management-0.0.2.yaml getIdentityById).
     pub fn get_identity(&self, group_id: &str, id: &str) -> GetIdentity<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -2480,16 +2379,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes several identities of an identity group.
     ///
-    /// `DELETE /identityGroups/{groupId}/identities` on the Network management API.
+    /// `DELETE /identityGroups/{groupId}/identities` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Request body (json, required): raw JSON, shape not shown: The body is not shown by the document; the service's other bulk deletes take a JSON array of the identifiers to delete.
-    ///   Provenance: inferred (a bulk delete selects what it deletes in its body, as the registration and passphrase bulk deletes of the same services do).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The identities to delete are given in the body; its shape is not shown.
@@ -2511,15 +2406,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one identity.
     ///
-    /// `DELETE /identityGroups/{groupId}/identities/{id}` on the Network management API.
+    /// `DELETE /identityGroups/{groupId}/identities/{id}` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2535,16 +2427,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates one identity.
     ///
-    /// `PATCH /identityGroups/{groupId}/identities/{id}` on the Network management API.
+    /// `PATCH /identityGroups/{groupId}/identities/{id}` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
     /// - Request body (json, required): `Identity`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2566,16 +2455,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds devices to an identity.
     ///
-    /// `POST /identityGroups/{groupId}/identities/{id}/devices` on the Network management API.
+    /// `POST /identityGroups/{groupId}/identities/{id}/devices` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2595,16 +2481,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes a device, by MAC address, from an identity.
     ///
-    /// `DELETE /identityGroups/{groupId}/identities/{id}/devices/{macAddress}` on the Network management API.
+    /// `DELETE /identityGroups/{groupId}/identities/{id}/devices/{macAddress}` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
     /// - Path parameter `macAddress`: MAC address of the device.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2625,16 +2508,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes an Ethernet port assignment (device MAC address and port index) from an identity.
     ///
-    /// `DELETE /identityGroups/{groupId}/identities/{id}/ethernetPorts/{macAddress}/{portIndex}` on the Network management API.
+    /// `DELETE /identityGroups/{groupId}/identities/{id}/ethernetPorts/{macAddress}/{portIndex}` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
     /// - Path parameter `macAddress`: MAC address of the device.
     /// - Path parameter `portIndex`: Index of the Ethernet port.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (the document writes .../ethernetPorts/{macAddress}/{portIndex}; continued from the identity item path (the venue-scoped ethernetPorts path listed next could also be meant)).
     ///
     /// Notes:
@@ -2657,20 +2538,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Sets the Ethernet ports of an identity in a venue.
     ///
-    /// `PUT /identityGroups/{groupId}/identities/{id}/venues/{venueId}/ethernetPorts` on the Network management API.
+    /// `PUT /identityGroups/{groupId}/identities/{id}/venues/{venueId}/ethernetPorts` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (identity_management-0.0.2.yaml updateIdentityEthernetPorts).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateIdentityVenueEthernetPorts::version`)
-    /// - Media types: Provenance: reference (identity_management-0.0.2.yaml updateIdentityEthernetPorts).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn update_identity_venue_ethernet_ports(
         &self,
         group_id: &str,
@@ -2692,14 +2569,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Imports identities into an identity group from a CSV file.
     ///
-    /// `POST /identityGroups/{groupId}/identities/csvFile` on the Network management API.
+    /// `POST /identityGroups/{groupId}/identities/csvFile` on the `network` API.
     ///
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Request body (multipart, required): multipart form with parts `file`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (method and path documented; the multipart part name is not shown, `file` assumed).
     ///
     /// Notes:
@@ -2721,14 +2597,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Exports identities as a CSV file.
     ///
-    /// `POST /identities/csvFile` on the Network management API.
+    /// `POST /identities/csvFile` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `text/csv` bytes
     /// - Media types: Content-Type `application/json`, Accept `text/csv`
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -2741,18 +2615,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the MAC registration pools.
     ///
-    /// `GET /macRegistrationPools` on the Network management API.
+    /// `GET /macRegistrationPools` on the `network` API.
     ///
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
-    /// - Response 200: `application/json` `MacRegistrationPoolPage`
+    /// - Response 200: `MacRegistrationPoolPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListMacRegistrationPools::version`)
-    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml listAllPools).
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_mac_registration_pools(&self) -> ListMacRegistrationPools<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2765,18 +2636,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a MAC registration pool.
     ///
-    /// `POST /macRegistrationPools` on the Network management API.
+    /// `POST /macRegistrationPools` on the `network` API.
     ///
     /// - Request body (json, required): `MacRegistrationPool`
-    ///   Provenance: reference (mac_registration_api-0.0.1.yaml createPool_1).
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created; the body is the pool (v1 and plain JSON).)
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted (v1.1); the body carries the request id and the new pool's id while creation continues.)
+    /// - Response 201: raw JSON (shape not shown) (Created; the body is the pool (v1 and plain JSON).)
+    /// - Response 202: raw JSON (shape not shown) (Accepted (v1.1); the body carries the request id and the new pool's id while creation continues.)
     /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `CreateMacRegistrationPool::version`)
-    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml createPool_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - With the v1 or plain JSON media type the service answers 201 with the created pool; with v1.1 (the default here) it answers 202 with the request id and the pool id while creation continues. Both answers are returned as raw JSON.
@@ -2796,14 +2663,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one MAC registration pool.
     ///
-    /// `GET /macRegistrationPools/{id}` on the Network management API.
+    /// `GET /macRegistrationPools/{id}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the MAC registration pool.
-    /// - Response 200: `application/json` `MacRegistrationPool`
+    /// - Response 200: `MacRegistrationPool`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetMacRegistrationPool::version`)
-    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml getPoolById).
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml getPoolById).
     pub fn get_mac_registration_pool(&self, id: &str) -> GetMacRegistrationPool<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -2817,16 +2682,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes a MAC registration pool.
     ///
-    /// `DELETE /macRegistrationPools/{id}` on the Network management API.
+    /// `DELETE /macRegistrationPools/{id}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the MAC registration pool.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteMacRegistrationPool::version`)
-    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml deletePool_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml deletePool_1).
     ///
     /// Notes:
@@ -2846,20 +2709,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the MAC registration pools.
     ///
-    /// `POST /macRegistrationPools/query` on the Network management API.
+    /// `POST /macRegistrationPools/query` on the `network` API.
     ///
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Request body (json, required): `MacRegistrationSearch`
-    ///   Provenance: reference (mac_registration_api-0.0.1.yaml searchPools).
-    /// - Response 200: `application/json` `MacRegistrationPoolPage`
+    /// - Response 200: `MacRegistrationPoolPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMacRegistrationPools::version`)
-    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml searchPools).
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_mac_registration_pools(
         &self,
         body: &MacRegistrationSearch,
@@ -2876,19 +2735,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the registrations of a MAC registration pool.
     ///
-    /// `GET /macRegistrationPools/{poolId}/registrations` on the Network management API.
+    /// `GET /macRegistrationPools/{poolId}/registrations` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
-    /// - Response 200: `application/json` `MacRegistrationPage`
+    /// - Response 200: `MacRegistrationPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListMacRegistrations::version`)
-    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml listAllRegistrations).
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_mac_registrations(&self, pool_id: &str) -> ListMacRegistrations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2901,19 +2757,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Registers a MAC address in a MAC registration pool.
     ///
-    /// `POST /macRegistrationPools/{poolId}/registrations` on the Network management API.
+    /// `POST /macRegistrationPools/{poolId}/registrations` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Request body (json, required): `MacRegistration`
-    ///   Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created; the body is the registration (v1 and plain JSON).)
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted (v1.1); the creation continues in the background.)
+    /// - Response 201: raw JSON (shape not shown) (Created; the body is the registration (v1 and plain JSON).)
+    /// - Response 202: raw JSON (shape not shown) (Accepted (v1.1); the creation continues in the background.)
     /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `CreateMacRegistration::version`)
-    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml createRegistration_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - With the v1 or plain JSON media type the service answers 201 with the registration; with v1.1 it answers 202 with the request id while the creation continues.
@@ -2934,19 +2786,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes registrations of a MAC registration pool.
     ///
-    /// `DELETE /macRegistrationPools/{poolId}/registrations` on the Network management API.
+    /// `DELETE /macRegistrationPools/{poolId}/registrations` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Request body (json, required): `array<string>`
-    ///   Provenance: reference (mac_registration_api-0.0.1.yaml deleteRegistrations_1).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the bulk deletion is in progress.)
+    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the bulk deletion is in progress.)
     /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `DeleteMacRegistrations::version`)
-    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml deleteRegistrations_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Bulk deletion may answer 202 Accepted while it is in progress.
@@ -2968,15 +2816,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one registration of a MAC registration pool.
     ///
-    /// `GET /macRegistrationPools/{poolId}/registrations/{id}` on the Network management API.
+    /// `GET /macRegistrationPools/{poolId}/registrations/{id}` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Path parameter `id`: Identifier of the registration.
-    /// - Response 200: `application/json` `MacRegistration`
+    /// - Response 200: `MacRegistration`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetMacRegistration::version`)
-    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml getRegistrationById).
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml getRegistrationById).
     pub fn get_mac_registration(
         &self,
@@ -2994,17 +2840,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one registration of a MAC registration pool.
     ///
-    /// `DELETE /macRegistrationPools/{poolId}/registrations/{id}` on the Network management API.
+    /// `DELETE /macRegistrationPools/{poolId}/registrations/{id}` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Path parameter `id`: Identifier of the registration.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteMacRegistration::version`)
-    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml deleteRegistration_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml deleteRegistration_1).
     ///
     /// Notes:
@@ -3025,21 +2869,17 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the registrations of a MAC registration pool.
     ///
-    /// `POST /macRegistrationPools/{poolId}/registrations/query` on the Network management API.
+    /// `POST /macRegistrationPools/{poolId}/registrations/query` on the `network` API.
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Request body (json, required): `MacRegistrationSearch`
-    ///   Provenance: reference (mac_registration_api-0.0.1.yaml searchRegistrations).
-    /// - Response 200: `application/json` `MacRegistrationPage`
+    /// - Response 200: `MacRegistrationPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMacRegistrations::version`)
-    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml searchRegistrations).
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_mac_registrations(
         &self,
         pool_id: &str,
@@ -3057,17 +2897,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Assigns a policy set to a MAC registration pool.
     ///
-    /// `PUT /macRegistrationPools/{id}/policySets/{policySetId}` on the Network management API.
+    /// `PUT /macRegistrationPools/{id}/policySets/{policySetId}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the MAC registration pool.
     /// - Path parameter `policySetId`: Identifier of the policy set.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddPolicySetToMacRegistrationPool::version`)
-    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml macPoolUpdatePolicySetId).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn add_policy_set_to_mac_registration_pool(
         &self,
         id: &str,
@@ -3086,17 +2923,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the policy set of a MAC registration pool.
     ///
-    /// `DELETE /macRegistrationPools/{id}/policySets/{policySetId}` on the Network management API.
+    /// `DELETE /macRegistrationPools/{id}/policySets/{policySetId}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the MAC registration pool.
     /// - Path parameter `policySetId`: Identifier of the policy set.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemovePolicySetFromMacRegistrationPool::version`)
-    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml macPoolRemovePolicySetId).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn remove_policy_set_from_mac_registration_pool(
         &self,
         id: &str,
@@ -3115,15 +2949,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the MAC registration pools used by a Wi-Fi network.
     ///
-    /// `GET /wifiNetworks/{networkId}/macRegistrationPools` on the Network management API.
+    /// `GET /wifiNetworks/{networkId}/macRegistrationPools` on the `network` API.
     ///
     /// - Path parameter `networkId`: Identifier of the Wi-Fi network.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListWifiNetworkMacRegistrationPools::version`)
-    /// - Media types: Provenance: reference (mac_registration_api-0.0.1.yaml getPoolsByNetworkId).
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_wifi_network_mac_registration_pools(
         &self,
         network_id: &str,
@@ -3141,15 +2972,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one certificate.
     ///
-    /// `GET /certificates/{certId}` on the Network management API.
+    /// `GET /certificates/{certId}` on the `network` API.
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
-    /// - Response 200: `application/json` `Certificate`
+    /// - Response 200: `Certificate`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetCertificate::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml downloadCertPem_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_certificate(&self, cert_id: &str) -> GetCertificate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3162,16 +2989,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Downloads the certificate's private key as a PKCS #12 file.
     ///
-    /// `POST /certificates/{certId}` on the Network management API.
+    /// `POST /certificates/{certId}` on the `network` API.
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (certificate_template_api-0.0.1.yaml downloadServerCertP12_1).
+    /// - Request body (json, required): raw JSON (shape not shown)
     /// - Response 200: `application/x-pkcs12` bytes
     /// - Media types: Content-Type `application/json`, Accept `application/x-pkcs12`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn download_certificate_private_key(
         &self,
         cert_id: &str,
@@ -3191,18 +3014,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates one certificate.
     ///
-    /// `PATCH /certificates/{certId}` on the Network management API.
+    /// `PATCH /certificates/{certId}` on the `network` API.
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (certificate_template_api-0.0.1.yaml patchCert).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCertificate::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml patchCert).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn patch_certificate(
         &self,
         cert_id: &str,
@@ -3220,15 +3038,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes a certificate.
     ///
-    /// `DELETE /certificates/{certId}` on the Network management API.
+    /// `DELETE /certificates/{certId}` on the `network` API.
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCertificate::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml deleteCert).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteCert).
     pub fn delete_certificate(&self, cert_id: &str) -> DeleteCertificate<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -3242,14 +3057,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the chain of a certificate.
     ///
-    /// `GET /certificates/{certId}/chains` on the Network management API.
+    /// `GET /certificates/{certId}/chains` on the `network` API.
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
     /// - Response 200: `application/x-pkcs7-certificates` bytes
     /// - Media types: Accept `application/x-pkcs7-certificates`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_certificate_chains(&self, cert_id: &str) -> ListCertificateChains<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3262,17 +3074,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a certificate authority.
     ///
-    /// `POST /certificateAuthorities` on the Network management API.
+    /// `POST /certificateAuthorities` on the `network` API.
     ///
     /// - Request body (json, required): `CertificateAuthority`
-    ///   Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCertificateAuthority::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml uploadCa_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_certificate_authority(
         &self,
         body: &CertificateAuthority,
@@ -3289,15 +3096,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one certificate authority.
     ///
-    /// `GET /certificateAuthorities/{caId}` on the Network management API.
+    /// `GET /certificateAuthorities/{caId}` on the `network` API.
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
-    /// - Response 200: `application/json` `CertificateAuthority`
+    /// - Response 200: `CertificateAuthority`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetCertificateAuthority::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml downloadCaDer_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_certificate_authority(&self, ca_id: &str) -> GetCertificateAuthority<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3310,15 +3113,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes a certificate authority.
     ///
-    /// `DELETE /certificateAuthorities/{caId}` on the Network management API.
+    /// `DELETE /certificateAuthorities/{caId}` on the `network` API.
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCertificateAuthority::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml deleteCa).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteCa).
     pub fn delete_certificate_authority(
         &self,
@@ -3335,16 +3135,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the certificate authorities, page by page.
     ///
-    /// `POST /certificateAuthorities/query` on the Network management API.
+    /// `POST /certificateAuthorities/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (certificate_template_api-0.0.1.yaml queryCas).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateAuthorities::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml queryCas).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml queryCas).
     pub fn query_certificate_authorities(
         &self,
@@ -3362,18 +3158,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a certificate template under a certificate authority.
     ///
-    /// `POST /certificateAuthorities/{caId}/templates` on the Network management API.
+    /// `POST /certificateAuthorities/{caId}/templates` on the `network` API.
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `CertificateTemplate`
-    ///   Provenance: reference (certificate_template_api-0.0.1.yaml createTemplateWithOnboardCa).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCertificateTemplate::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml createTemplateWithOnboardCa).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_certificate_template(
         &self,
         ca_id: &str,
@@ -3391,18 +3182,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a subordinate certificate authority.
     ///
-    /// `POST /certificateAuthorities/{caId}/subCas` on the Network management API.
+    /// `POST /certificateAuthorities/{caId}/subCas` on the `network` API.
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `CertificateAuthority`
-    ///   Provenance: reference (certificate_template_api-0.0.1.yaml createSubCa).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSubCertificateAuthority::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml createSubCa).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_sub_certificate_authority(
         &self,
         ca_id: &str,
@@ -3422,17 +3208,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the subordinate authorities of a certificate authority, page by page.
     ///
-    /// `POST /certificateAuthorities/{caId}/subCas/query` on the Network management API.
+    /// `POST /certificateAuthorities/{caId}/subCas/query` on the `network` API.
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (certificate_template_api-0.0.1.yaml querySubCas).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySubCertificateAuthorities::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml querySubCas).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml querySubCas).
     pub fn query_sub_certificate_authorities(
         &self,
@@ -3453,18 +3235,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Issues a certificate from a certificate authority.
     ///
-    /// `POST /certificateAuthorities/{caId}/certificates` on the Network management API.
+    /// `POST /certificateAuthorities/{caId}/certificates` on the `network` API.
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `Certificate`
-    ///   Provenance: reference (certificate_template_api-0.0.1.yaml createCert).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCertificate::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml createCert).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_certificate(
         &self,
         ca_id: &str,
@@ -3482,17 +3259,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the certificates a certificate authority issued, page by page.
     ///
-    /// `POST /certificateAuthorities/{caId}/certificates/query` on the Network management API.
+    /// `POST /certificateAuthorities/{caId}/certificates/query` on the `network` API.
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `CertificateQueryRequest`
-    ///   Provenance: reference (certificate_template_api-0.0.1.yaml getByCaId).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `json`, `json` (default `json`; choose with `QueryCertificateAuthorityCertificates::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml getByCaId).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getByCaId).
     pub fn query_certificate_authority_certificates(
         &self,
@@ -3513,15 +3286,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one certificate template.
     ///
-    /// `GET /certificateTemplates/{templateId}` on the Network management API.
+    /// `GET /certificateTemplates/{templateId}` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
-    /// - Response 200: `application/json` `CertificateTemplate`
+    /// - Response 200: `CertificateTemplate`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetCertificateTemplate::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml getTemplateById).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_certificate_template(
         &self,
         template_id: &str,
@@ -3537,18 +3306,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates one certificate template.
     ///
-    /// `PATCH /certificateTemplates/{templateId}` on the Network management API.
+    /// `PATCH /certificateTemplates/{templateId}` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (certificate_template_api-0.0.1.yaml patchTemplate).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCertificateTemplate::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml patchTemplate).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn patch_certificate_template(
         &self,
         template_id: &str,
@@ -3566,15 +3330,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes a certificate template.
     ///
-    /// `DELETE /certificateTemplates/{templateId}` on the Network management API.
+    /// `DELETE /certificateTemplates/{templateId}` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCertificateTemplate::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml deleteTemplate).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteTemplate).
     pub fn delete_certificate_template(
         &self,
@@ -3591,16 +3352,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the certificate templates, page by page.
     ///
-    /// `POST /certificateTemplates/query` on the Network management API.
+    /// `POST /certificateTemplates/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (certificate_template_api-0.0.1.yaml queryTemplates).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateTemplates::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml queryTemplates).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml queryTemplates).
     pub fn query_certificate_templates(
         &self,
@@ -3618,18 +3375,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a SCEP enrolment key for a certificate template.
     ///
-    /// `POST /certificateTemplates/{templateId}/scepKeys` on the Network management API.
+    /// `POST /certificateTemplates/{templateId}/scepKeys` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Request body (json, required): `ScepKey`
-    ///   Provenance: reference (certificate_template_api-0.0.1.yaml createScepKey).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateScepKey::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml createScepKey).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     ///
     /// Notes:
     /// - When challengePassword is set, clients must supply it.
@@ -3651,18 +3403,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the SCEP keys of a certificate template, page by page.
     ///
-    /// `GET /certificateTemplates/{templateId}/scepKeys` on the Network management API.
+    /// `GET /certificateTemplates/{templateId}/scepKeys` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
-    /// - Response 200: `application/json` `IdentityServicePage`
+    /// - Response 200: `IdentityServicePage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListScepKeys::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml getScepKeys).
     /// - Pagination: `spring`, items in `content`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getScepKeys).
     pub fn list_scep_keys(&self, template_id: &str) -> ListScepKeys<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -3676,15 +3425,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one SCEP key of a certificate template.
     ///
-    /// `GET /certificateTemplates/{templateId}/scepKeys/{scepKeyId}` on the Network management API.
+    /// `GET /certificateTemplates/{templateId}/scepKeys/{scepKeyId}` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Path parameter `scepKeyId`: Identifier of the SCEP key.
-    /// - Response 200: `application/json` `ScepKey`
+    /// - Response 200: `ScepKey`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetScepKey::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml getScepKeyById).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getScepKeyById).
     pub fn get_scep_key(&self, template_id: &str, scep_key_id: &str) -> GetScepKey<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -3698,16 +3444,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes a SCEP key of a certificate template.
     ///
-    /// `DELETE /certificateTemplates/{templateId}/scepKeys/{scepKeyId}` on the Network management API.
+    /// `DELETE /certificateTemplates/{templateId}/scepKeys/{scepKeyId}` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Path parameter `scepKeyId`: Identifier of the SCEP key.
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteScepKey::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml deleteScepKey).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteScepKey).
     pub fn delete_scep_key(
         &self,
@@ -3725,19 +3468,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the certificates a template issued to one identity.
     ///
-    /// `POST /certificateTemplates/{templateId}/identities/{identityId}/certificates/query` on the Network management API.
+    /// `POST /certificateTemplates/{templateId}/identities/{identityId}/certificates/query` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Path parameter `identityId`: Identifier of the identity.
     /// - Request body (json, required): `CertificateQueryRequest`
-    ///   Provenance: reference (certificate_template_api-0.0.1.yaml getCertsByIdentity).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateTemplateIdentityCertificates::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml getCertsByIdentity).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The status filter accepts INVALID, VALID, REVOKED and EXPIRED.
@@ -3761,18 +3499,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the certificates issued by one certificate template.
     ///
-    /// `POST /certificateTemplates/{templateId}/certificates/query` on the Network management API.
+    /// `POST /certificateTemplates/{templateId}/certificates/query` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Request body (json, required): `CertificateQueryRequest`
-    ///   Provenance: reference (certificate_template_api-0.0.1.yaml queryCerts_1).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateTemplateCertificates::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml queryCerts_1).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The status filter accepts INVALID, VALID, REVOKED and EXPIRED.
@@ -3795,17 +3528,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the certificates of all certificate templates.
     ///
-    /// `POST /certificateTemplates/certificates/query` on the Network management API.
+    /// `POST /certificateTemplates/certificates/query` on the `network` API.
     ///
     /// - Request body (json, required): `CertificateQueryRequest`
-    ///   Provenance: reference (certificate_template_api-0.0.1.yaml queryAllCerts).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificates::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml queryAllCerts).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The status filter accepts INVALID, VALID, REVOKED and EXPIRED.
@@ -3825,16 +3553,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes certificates issued by a certificate template.
     ///
-    /// `DELETE /certificateTemplates/{templateId}/certificates` on the Network management API.
+    /// `DELETE /certificateTemplates/{templateId}/certificates` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Request body (json, required): raw JSON, shape not shown: The body is not shown by the document; the service's other bulk deletes take a JSON array of the identifiers to delete.
-    ///   Provenance: inferred (a bulk delete selects what it deletes in its body, as the registration and passphrase bulk deletes of the same services do).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The certificates to delete are given in the body; its shape is not shown.
@@ -3858,15 +3581,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the certificates used by a RADIUS profile.
     ///
-    /// `GET /radiusProfiles/{radiusProfileId}/certificates` on the Network management API.
+    /// `GET /radiusProfiles/{radiusProfileId}/certificates` on the `network` API.
     ///
     /// - Path parameter `radiusProfileId`: Identifier of the RADIUS profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListRadiusProfileCertificates::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml getCertificatesByRadiusId).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_radius_profile_certificates(
         &self,
         radius_profile_id: &str,
@@ -3884,14 +3603,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the certificate authorities used by a RADIUS profile.
     ///
-    /// `GET /radiusProfiles/{radiusProfileId}/certificateAuthorities` on the Network management API.
+    /// `GET /radiusProfiles/{radiusProfileId}/certificateAuthorities` on the `network` API.
     ///
     /// - Path parameter `radiusProfileId`: Identifier of the RADIUS profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListRadiusProfileCertificateAuthorities::version`)
-    /// - Media types: Provenance: reference (certificate_template_api-0.0.1.yaml getCAsByRadiusId).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getCAsByRadiusId (the document's "/radiusProfiles/{radiusProfileId}/certificates and /certificateAuthorities" read as a sub-path of the RADIUS profile)).
     pub fn list_radius_profile_certificate_authorities(
         &self,
@@ -3910,16 +3626,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a SAML identity provider profile.
     ///
-    /// `POST /samlIdpProfiles` on the Network management API.
+    /// `POST /samlIdpProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (external_auth_api-0.0.1.yaml createSamlIdpProfile).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSamlIdpProfile::version`)
-    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml createSamlIdpProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_saml_idp_profile(
         &self,
         body: &serde_json::Value,
@@ -3936,15 +3647,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one SAML identity provider profile.
     ///
-    /// `GET /samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
+    /// `GET /samlIdpProfiles/{samlIdpProfileId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetSamlIdpProfile::version`)
-    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml getSamlIdpProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -3960,17 +3667,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces a SAML identity provider profile.
     ///
-    /// `PUT /samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
+    /// `PUT /samlIdpProfiles/{samlIdpProfileId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (external_auth_api-0.0.1.yaml updateSamlIdpProfile).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateSamlIdpProfile::version`)
-    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml updateSamlIdpProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn update_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -3988,17 +3690,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Partially updates a SAML identity provider profile.
     ///
-    /// `PATCH /samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
+    /// `PATCH /samlIdpProfiles/{samlIdpProfileId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (external_auth_api-0.0.1.yaml samlIdpProfileAction).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchSamlIdpProfile::version`)
-    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml samlIdpProfileAction).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn patch_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -4016,15 +3713,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes a SAML identity provider profile.
     ///
-    /// `DELETE /samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
+    /// `DELETE /samlIdpProfiles/{samlIdpProfileId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSamlIdpProfile::version`)
-    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml deleteSamlIdpProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -4040,16 +3733,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Sets a certificate as signing certificate of a SAML identity provider profile.
     ///
-    /// `PUT /samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}` on the Network management API.
+    /// `PUT /samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddSigningCertificateToSamlIdpProfile::version`)
-    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml activateSigningCertificateOnSamlIdpProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn add_signing_certificate_to_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -4068,16 +3757,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes a signing certificate from a SAML identity provider profile.
     ///
-    /// `DELETE /samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}` on the Network management API.
+    /// `DELETE /samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSigningCertificateFromSamlIdpProfile::version`)
-    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml deactivateSigningCertificateOnSamlIdpProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn remove_signing_certificate_from_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -4096,16 +3781,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Sets a certificate as encryption certificate of a SAML identity provider profile.
     ///
-    /// `PUT /samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}` on the Network management API.
+    /// `PUT /samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddEncryptionCertificateToSamlIdpProfile::version`)
-    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml activateEncryptionCertificateOnSamlIdpProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn add_encryption_certificate_to_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -4124,16 +3805,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes an encryption certificate from a SAML identity provider profile.
     ///
-    /// `DELETE /samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}` on the Network management API.
+    /// `DELETE /samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}` on the `network` API.
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveEncryptionCertificateFromSamlIdpProfile::version`)
-    /// - Media types: Provenance: reference (external_auth_api-0.0.1.yaml deactivateEncryptionCertificateOnSamlIdpProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn remove_encryption_certificate_from_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -4152,17 +3829,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Uses a SAML identity provider profile on a Wi-Fi network.
     ///
-    /// `PUT /wifiNetworks/{wifiNetworkId}/samlIdpProfiles/{samlIdpProfileId}` on the Network management API.
+    /// `PUT /wifiNetworks/{wifiNetworkId}/samlIdpProfiles/{samlIdpProfileId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddSamlIdpProfileToWifiNetwork::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateSamlIdpProfileOnWifiNetwork).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn add_saml_idp_profile_to_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -4181,17 +3854,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Uses a certificate template on a Wi-Fi network.
     ///
-    /// `PUT /wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` on the Network management API.
+    /// `PUT /wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `certificateTemplateId`: Identifier of the certificate template.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddCertificateTemplateToWifiNetwork::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateCertificateTemplateOnWifiNetwork).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn add_certificate_template_to_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -4210,17 +3879,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Stops using a certificate template on a Wi-Fi network.
     ///
-    /// `DELETE /wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` on the Network management API.
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `certificateTemplateId`: Identifier of the certificate template.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveCertificateTemplateFromWifiNetwork::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateCertificateTemplateOnWifiNetwork).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn remove_certificate_template_from_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -4239,14 +3904,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Requests an evaluation of policy sets.
     ///
-    /// `POST /policySetEvaluations` on the Network management API.
+    /// `POST /policySetEvaluations` on the `network` API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -4262,17 +3923,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Requests an evaluation report for one policy set.
     ///
-    /// `POST /policySets/{policySetId}/evaluationReports` on the Network management API.
+    /// `POST /policySets/{policySetId}/evaluationReports` on the `network` API.
     ///
     /// - Path parameter `policySetId`: Identifier of the policy set.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (policy_management_api-0.0.3.yaml evaluateReport).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreatePolicySetEvaluationReport::version`)
-    /// - Media types: Provenance: reference (policy_management_api-0.0.3.yaml evaluateReport).
     /// - Errors: `identity` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_policy_set_evaluation_report(
         &self,
         policy_set_id: &str,
@@ -4292,13 +3949,9 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the policy sets.
     ///
-    /// `GET /policySets` on the Network management API.
+    /// `GET /policySets` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -4310,13 +3963,9 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the policy templates.
     ///
-    /// `GET /policyTemplates` on the Network management API.
+    /// `GET /policyTemplates` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -4332,13 +3981,9 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the policies of the policy templates.
     ///
-    /// `GET /policyTemplates/policies` on the Network management API.
+    /// `GET /policyTemplates/policies` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -4364,7 +4009,7 @@ static CREATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::create_dpsk_service` (Create DPSK service).
+/// Request builder for `IdentityClient::create_dpsk_service` (Create DPSK service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4395,7 +4040,7 @@ static LIST_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::list_dpsk_services` (List DPSK services).
+/// Request builder for `IdentityClient::list_dpsk_services` (List DPSK services).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4454,7 +4099,7 @@ pub enum QueryDpskServicesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_dpsk_services` (Query DPSK services).
+/// Request builder for `IdentityClient::query_dpsk_services` (Query DPSK services).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4525,7 +4170,7 @@ pub enum GetDpskServiceVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_dpsk_service` (Get DPSK service).
+/// Request builder for `IdentityClient::get_dpsk_service` (Get DPSK service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4589,7 +4234,7 @@ pub enum UpdateDpskServiceVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_dpsk_service` (Update DPSK service).
+/// Request builder for `IdentityClient::update_dpsk_service` (Update DPSK service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4663,7 +4308,7 @@ pub enum PatchDpskServiceVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_dpsk_service` (Patch DPSK service).
+/// Request builder for `IdentityClient::patch_dpsk_service` (Patch DPSK service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4731,7 +4376,7 @@ pub enum DeleteDpskServiceVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_dpsk_service` (Delete DPSK service).
+/// Request builder for `IdentityClient::delete_dpsk_service` (Delete DPSK service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4777,7 +4422,7 @@ static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::Operation = rucku
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::add_identity_group_to_dpsk_service` (Add identity group to DPSK service).
+/// Request builder for `IdentityClient::add_identity_group_to_dpsk_service` (Add identity group to DPSK service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4813,7 +4458,7 @@ static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::Operation = 
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::remove_identity_group_from_dpsk_service` (Remove identity group from DPSK service).
+/// Request builder for `IdentityClient::remove_identity_group_from_dpsk_service` (Remove identity group from DPSK service).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4844,7 +4489,7 @@ static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::create_dpsk_passphrase` (Create DPSK passphrases).
+/// Request builder for `IdentityClient::create_dpsk_passphrase` (Create DPSK passphrases).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4896,7 +4541,7 @@ pub enum ImportDpskPassphrasesVersion {
     /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
     Json,
 }
-/// Request builder for `NetworkClient::import_dpsk_passphrases` (Import DPSK passphrases from CSV).
+/// Request builder for `IdentityClient::import_dpsk_passphrases` (Import DPSK passphrases from CSV).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4973,7 +4618,7 @@ pub enum CreateDpskServicePassphrasesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_dpsk_service_passphrases` (Create DPSK passphrases in pool).
+/// Request builder for `IdentityClient::create_dpsk_service_passphrases` (Create DPSK passphrases in pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5041,7 +4686,7 @@ pub enum ListDpskServicePassphrasesVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_dpsk_service_passphrases` (List DPSK passphrases).
+/// Request builder for `IdentityClient::list_dpsk_service_passphrases` (List DPSK passphrases).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5140,7 +4785,7 @@ pub enum QueryDpskServicePassphrasesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_dpsk_service_passphrases` (Query DPSK passphrases).
+/// Request builder for `IdentityClient::query_dpsk_service_passphrases` (Query DPSK passphrases).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5211,7 +4856,7 @@ pub enum GetDpskServicePassphraseVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_dpsk_service_passphrase` (Get DPSK passphrase).
+/// Request builder for `IdentityClient::get_dpsk_service_passphrase` (Get DPSK passphrase).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5275,7 +4920,7 @@ pub enum DeleteDpskServicePassphrasesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_dpsk_service_passphrases` (Delete DPSK passphrases).
+/// Request builder for `IdentityClient::delete_dpsk_service_passphrases` (Delete DPSK passphrases).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5337,7 +4982,7 @@ pub enum CreateIdentityGroupDpskServiceVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json_2,
 }
-/// Request builder for `NetworkClient::create_identity_group_dpsk_service` (Create DPSK service in identity group).
+/// Request builder for `IdentityClient::create_identity_group_dpsk_service` (Create DPSK service in identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5383,7 +5028,7 @@ static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::create_template_dpsk_service` (Create DPSK service template).
+/// Request builder for `IdentityClient::create_template_dpsk_service` (Create DPSK service template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5424,7 +5069,7 @@ static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::get_template_dpsk_service` (Get DPSK service template).
+/// Request builder for `IdentityClient::get_template_dpsk_service` (Get DPSK service template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5463,7 +5108,7 @@ static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::update_template_dpsk_service` (Update DPSK service template).
+/// Request builder for `IdentityClient::update_template_dpsk_service` (Update DPSK service template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5504,7 +5149,7 @@ static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::patch_template_dpsk_service` (Patch DPSK service template).
+/// Request builder for `IdentityClient::patch_template_dpsk_service` (Patch DPSK service template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5545,7 +5190,7 @@ static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::delete_template_dpsk_service` (Delete DPSK service template).
+/// Request builder for `IdentityClient::delete_template_dpsk_service` (Delete DPSK service template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5586,7 +5231,7 @@ static QUERY_TEMPLATE_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::query_template_dpsk_services` (Query DPSK service templates).
+/// Request builder for `IdentityClient::query_template_dpsk_services` (Query DPSK service templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5646,7 +5291,7 @@ pub enum CreateTemplateIdentityGroupDpskServiceVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json_2,
 }
-/// Request builder for `NetworkClient::create_template_identity_group_dpsk_service` (Create DPSK service template in identity group).
+/// Request builder for `IdentityClient::create_template_identity_group_dpsk_service` (Create DPSK service template in identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5695,7 +5340,7 @@ static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::Operation =
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::list_template_wifi_network_dpsk_services` (List DPSK services of a network template).
+/// Request builder for `IdentityClient::list_template_wifi_network_dpsk_services` (List DPSK services of a network template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5742,7 +5387,7 @@ pub enum ListIdentityGroupsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_identity_groups` (List identity groups).
+/// Request builder for `IdentityClient::list_identity_groups` (List identity groups).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5829,7 +5474,7 @@ pub enum QueryIdentityGroupsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_identity_groups` (Query identity groups).
+/// Request builder for `IdentityClient::query_identity_groups` (Query identity groups).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5900,7 +5545,7 @@ static CREATE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::create_identity_group` (Create identity group).
+/// Request builder for `IdentityClient::create_identity_group` (Create identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5952,7 +5597,7 @@ pub enum GetIdentityGroupVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_identity_group` (Get identity group).
+/// Request builder for `IdentityClient::get_identity_group` (Get identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5988,7 +5633,7 @@ static DELETE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::delete_identity_group` (Delete identity group).
+/// Request builder for `IdentityClient::delete_identity_group` (Delete identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6019,7 +5664,7 @@ static PATCH_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::patch_identity_group` (Patch identity group).
+/// Request builder for `IdentityClient::patch_identity_group` (Patch identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6071,7 +5716,7 @@ pub enum AddMacRegistrationPoolToIdentityGroupVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_mac_registration_pool_to_identity_group` (Add MAC registration pool to identity group).
+/// Request builder for `IdentityClient::add_mac_registration_pool_to_identity_group` (Add MAC registration pool to identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6138,7 +5783,7 @@ pub enum AddDpskPoolToIdentityGroupVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_dpsk_pool_to_identity_group` (Add DPSK pool to identity group).
+/// Request builder for `IdentityClient::add_dpsk_pool_to_identity_group` (Add DPSK pool to identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6202,7 +5847,7 @@ pub enum AddPolicySetToIdentityGroupVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_policy_set_to_identity_group` (Add policy set to identity group).
+/// Request builder for `IdentityClient::add_policy_set_to_identity_group` (Add policy set to identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6266,7 +5911,7 @@ pub enum RemovePolicySetFromIdentityGroupVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_policy_set_from_identity_group` (Remove policy set from identity group).
+/// Request builder for `IdentityClient::remove_policy_set_from_identity_group` (Remove policy set from identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6330,7 +5975,7 @@ pub enum CreateIdentityGroupMacRegistrationPoolVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_identity_group_mac_registration_pool` (Create MAC registration pool in identity group).
+/// Request builder for `IdentityClient::create_identity_group_mac_registration_pool` (Create MAC registration pool in identity group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6397,7 +6042,7 @@ pub enum ListIdentitiesVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_identities` (List identities).
+/// Request builder for `IdentityClient::list_identities` (List identities).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6473,7 +6118,7 @@ pub enum QueryIdentitiesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_identities` (Query identities).
+/// Request builder for `IdentityClient::query_identities` (Query identities).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6544,7 +6189,7 @@ static CREATE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::create_identity` (Create identity).
+/// Request builder for `IdentityClient::create_identity` (Create identity).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6591,7 +6236,7 @@ pub enum GetIdentityVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_identity` (Get identity).
+/// Request builder for `IdentityClient::get_identity` (Get identity).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6627,7 +6272,7 @@ static DELETE_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::delete_identities` (Delete identities).
+/// Request builder for `IdentityClient::delete_identities` (Delete identities).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6658,7 +6303,7 @@ static DELETE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::delete_identity` (Delete identity).
+/// Request builder for `IdentityClient::delete_identity` (Delete identity).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6689,7 +6334,7 @@ static PATCH_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::patch_identity` (Patch identity).
+/// Request builder for `IdentityClient::patch_identity` (Patch identity).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6720,7 +6365,7 @@ static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::create_identity_device` (Add identity devices).
+/// Request builder for `IdentityClient::create_identity_device` (Add identity devices).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6756,7 +6401,7 @@ static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::delete_identity_device` (Delete identity device).
+/// Request builder for `IdentityClient::delete_identity_device` (Delete identity device).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6787,7 +6432,7 @@ static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::delete_identity_ethernet_port` (Delete identity Ethernet port).
+/// Request builder for `IdentityClient::delete_identity_ethernet_port` (Delete identity Ethernet port).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6834,7 +6479,7 @@ pub enum UpdateIdentityVenueEthernetPortsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_identity_venue_ethernet_ports` (Update identity Ethernet ports in venue).
+/// Request builder for `IdentityClient::update_identity_venue_ethernet_ports` (Update identity Ethernet ports in venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6882,7 +6527,7 @@ static IMPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::import_identities` (Import identities from CSV).
+/// Request builder for `IdentityClient::import_identities` (Import identities from CSV).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6913,7 +6558,7 @@ static EXPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Request builder for `NetworkClient::export_identities` (Export identities to CSV).
+/// Request builder for `IdentityClient::export_identities` (Export identities to CSV).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6965,7 +6610,7 @@ pub enum ListMacRegistrationPoolsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_mac_registration_pools` (List MAC registration pools).
+/// Request builder for `IdentityClient::list_mac_registration_pools` (List MAC registration pools).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7060,7 +6705,7 @@ pub enum CreateMacRegistrationPoolVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_mac_registration_pool` (Create MAC registration pool).
+/// Request builder for `IdentityClient::create_mac_registration_pool` (Create MAC registration pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7122,7 +6767,7 @@ pub enum GetMacRegistrationPoolVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_mac_registration_pool` (Get MAC registration pool).
+/// Request builder for `IdentityClient::get_mac_registration_pool` (Get MAC registration pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7180,7 +6825,7 @@ pub enum DeleteMacRegistrationPoolVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_mac_registration_pool` (Delete MAC registration pool).
+/// Request builder for `IdentityClient::delete_mac_registration_pool` (Delete MAC registration pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7242,7 +6887,7 @@ pub enum QueryMacRegistrationPoolsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_mac_registration_pools` (Query MAC registration pools).
+/// Request builder for `IdentityClient::query_mac_registration_pools` (Query MAC registration pools).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7331,7 +6976,7 @@ pub enum ListMacRegistrationsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_mac_registrations` (List MAC registrations).
+/// Request builder for `IdentityClient::list_mac_registrations` (List MAC registrations).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7424,7 +7069,7 @@ pub enum CreateMacRegistrationVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_mac_registration` (Create MAC registration).
+/// Request builder for `IdentityClient::create_mac_registration` (Create MAC registration).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7492,7 +7137,7 @@ pub enum DeleteMacRegistrationsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_mac_registrations` (Delete MAC registrations).
+/// Request builder for `IdentityClient::delete_mac_registrations` (Delete MAC registrations).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7554,7 +7199,7 @@ pub enum GetMacRegistrationVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_mac_registration` (Get MAC registration).
+/// Request builder for `IdentityClient::get_mac_registration` (Get MAC registration).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7612,7 +7257,7 @@ pub enum DeleteMacRegistrationVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_mac_registration` (Delete MAC registration).
+/// Request builder for `IdentityClient::delete_mac_registration` (Delete MAC registration).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7674,7 +7319,7 @@ pub enum QueryMacRegistrationsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_mac_registrations` (Query MAC registrations).
+/// Request builder for `IdentityClient::query_mac_registrations` (Query MAC registrations).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7761,7 +7406,7 @@ pub enum AddPolicySetToMacRegistrationPoolVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_policy_set_to_mac_registration_pool` (Add policy set to MAC registration pool).
+/// Request builder for `IdentityClient::add_policy_set_to_mac_registration_pool` (Add policy set to MAC registration pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7825,7 +7470,7 @@ pub enum RemovePolicySetFromMacRegistrationPoolVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_policy_set_from_mac_registration_pool` (Remove policy set from MAC registration pool).
+/// Request builder for `IdentityClient::remove_policy_set_from_mac_registration_pool` (Remove policy set from MAC registration pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7892,7 +7537,7 @@ pub enum ListWifiNetworkMacRegistrationPoolsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_wifi_network_mac_registration_pools` (List MAC registration pools of a network).
+/// Request builder for `IdentityClient::list_wifi_network_mac_registration_pools` (List MAC registration pools of a network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7947,7 +7592,7 @@ pub enum GetCertificateVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_certificate` (Get certificate).
+/// Request builder for `IdentityClient::get_certificate` (Get certificate).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7983,7 +7628,7 @@ static DOWNLOAD_CERTIFICATE_PRIVATE_KEY: ruckus_one_runtime::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::download_certificate_private_key` (Download certificate private key).
+/// Request builder for `IdentityClient::download_certificate_private_key` (Download certificate private key).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8030,7 +7675,7 @@ pub enum PatchCertificateVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_certificate` (Patch certificate).
+/// Request builder for `IdentityClient::patch_certificate` (Patch certificate).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8092,7 +7737,7 @@ pub enum DeleteCertificateVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_certificate` (Delete certificate).
+/// Request builder for `IdentityClient::delete_certificate` (Delete certificate).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8138,7 +7783,7 @@ static LIST_CERTIFICATE_CHAINS: ruckus_one_runtime::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_certificate_chains` (Get certificate chains).
+/// Request builder for `IdentityClient::list_certificate_chains` (Get certificate chains).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8185,7 +7830,7 @@ pub enum CreateCertificateAuthorityVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_certificate_authority` (Create certificate authority).
+/// Request builder for `IdentityClient::create_certificate_authority` (Create certificate authority).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8247,7 +7892,7 @@ pub enum GetCertificateAuthorityVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_certificate_authority` (Get certificate authority).
+/// Request builder for `IdentityClient::get_certificate_authority` (Get certificate authority).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8299,7 +7944,7 @@ pub enum DeleteCertificateAuthorityVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_certificate_authority` (Delete certificate authority).
+/// Request builder for `IdentityClient::delete_certificate_authority` (Delete certificate authority).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8361,7 +8006,7 @@ pub enum QueryCertificateAuthoritiesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_certificate_authorities` (Query certificate authorities).
+/// Request builder for `IdentityClient::query_certificate_authorities` (Query certificate authorities).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8426,7 +8071,7 @@ pub enum CreateCertificateTemplateVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_certificate_template` (Create certificate template).
+/// Request builder for `IdentityClient::create_certificate_template` (Create certificate template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8488,7 +8133,7 @@ pub enum CreateSubCertificateAuthorityVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_sub_certificate_authority` (Create sub certificate authority).
+/// Request builder for `IdentityClient::create_sub_certificate_authority` (Create sub certificate authority).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8550,7 +8195,7 @@ pub enum QuerySubCertificateAuthoritiesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_sub_certificate_authorities` (Query sub certificate authorities).
+/// Request builder for `IdentityClient::query_sub_certificate_authorities` (Query sub certificate authorities).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8615,7 +8260,7 @@ pub enum CreateCertificateVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_certificate` (Create certificate).
+/// Request builder for `IdentityClient::create_certificate` (Create certificate).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8677,7 +8322,7 @@ pub enum QueryCertificateAuthorityCertificatesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json_2,
 }
-/// Request builder for `NetworkClient::query_certificate_authority_certificates` (Query certificates of a certificate authority).
+/// Request builder for `IdentityClient::query_certificate_authority_certificates` (Query certificates of a certificate authority).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8745,7 +8390,7 @@ pub enum GetCertificateTemplateVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_certificate_template` (Get certificate template).
+/// Request builder for `IdentityClient::get_certificate_template` (Get certificate template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8797,7 +8442,7 @@ pub enum PatchCertificateTemplateVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_certificate_template` (Patch certificate template).
+/// Request builder for `IdentityClient::patch_certificate_template` (Patch certificate template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8859,7 +8504,7 @@ pub enum DeleteCertificateTemplateVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_certificate_template` (Delete certificate template).
+/// Request builder for `IdentityClient::delete_certificate_template` (Delete certificate template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8921,7 +8566,7 @@ pub enum QueryCertificateTemplatesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_certificate_templates` (Query certificate templates).
+/// Request builder for `IdentityClient::query_certificate_templates` (Query certificate templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8986,7 +8631,7 @@ pub enum CreateScepKeyVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_scep_key` (Create SCEP key).
+/// Request builder for `IdentityClient::create_scep_key` (Create SCEP key).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9048,7 +8693,7 @@ pub enum ListScepKeysVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_scep_keys` (List SCEP keys).
+/// Request builder for `IdentityClient::list_scep_keys` (List SCEP keys).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9135,7 +8780,7 @@ pub enum GetScepKeyVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_scep_key` (Get SCEP key).
+/// Request builder for `IdentityClient::get_scep_key` (Get SCEP key).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9187,7 +8832,7 @@ pub enum DeleteScepKeyVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_scep_key` (Delete SCEP key).
+/// Request builder for `IdentityClient::delete_scep_key` (Delete SCEP key).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9249,7 +8894,7 @@ pub enum QueryCertificateTemplateIdentityCertificatesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_certificate_template_identity_certificates` (Query certificates of an identity).
+/// Request builder for `IdentityClient::query_certificate_template_identity_certificates` (Query certificates of an identity).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9317,7 +8962,7 @@ pub enum QueryCertificateTemplateCertificatesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_certificate_template_certificates` (Query certificates of a template).
+/// Request builder for `IdentityClient::query_certificate_template_certificates` (Query certificates of a template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9385,7 +9030,7 @@ pub enum QueryCertificatesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_certificates` (Query certificates).
+/// Request builder for `IdentityClient::query_certificates` (Query certificates).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9434,7 +9079,7 @@ static DELETE_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::Operation =
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::delete_certificate_template_certificates` (Delete certificates of a template).
+/// Request builder for `IdentityClient::delete_certificate_template_certificates` (Delete certificates of a template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9481,7 +9126,7 @@ pub enum ListRadiusProfileCertificatesVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_radius_profile_certificates` (List certificates of a RADIUS profile).
+/// Request builder for `IdentityClient::list_radius_profile_certificates` (List certificates of a RADIUS profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9533,7 +9178,7 @@ pub enum ListRadiusProfileCertificateAuthoritiesVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_radius_profile_certificate_authorities` (List certificate authorities of a RADIUS profile).
+/// Request builder for `IdentityClient::list_radius_profile_certificate_authorities` (List certificate authorities of a RADIUS profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9588,7 +9233,7 @@ pub enum CreateSamlIdpProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_saml_idp_profile` (Create SAML identity provider profile).
+/// Request builder for `IdentityClient::create_saml_idp_profile` (Create SAML identity provider profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9640,7 +9285,7 @@ pub enum GetSamlIdpProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_saml_idp_profile` (Get SAML identity provider profile).
+/// Request builder for `IdentityClient::get_saml_idp_profile` (Get SAML identity provider profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9692,7 +9337,7 @@ pub enum UpdateSamlIdpProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_saml_idp_profile` (Update SAML identity provider profile).
+/// Request builder for `IdentityClient::update_saml_idp_profile` (Update SAML identity provider profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9744,7 +9389,7 @@ pub enum PatchSamlIdpProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_saml_idp_profile` (Patch SAML identity provider profile).
+/// Request builder for `IdentityClient::patch_saml_idp_profile` (Patch SAML identity provider profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9796,7 +9441,7 @@ pub enum DeleteSamlIdpProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_saml_idp_profile` (Delete SAML identity provider profile).
+/// Request builder for `IdentityClient::delete_saml_idp_profile` (Delete SAML identity provider profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9848,7 +9493,7 @@ pub enum AddSigningCertificateToSamlIdpProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_signing_certificate_to_saml_idp_profile` (Add signing certificate to SAML profile).
+/// Request builder for `IdentityClient::add_signing_certificate_to_saml_idp_profile` (Add signing certificate to SAML profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9903,7 +9548,7 @@ pub enum RemoveSigningCertificateFromSamlIdpProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_signing_certificate_from_saml_idp_profile` (Remove signing certificate from SAML profile).
+/// Request builder for `IdentityClient::remove_signing_certificate_from_saml_idp_profile` (Remove signing certificate from SAML profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9958,7 +9603,7 @@ pub enum AddEncryptionCertificateToSamlIdpProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_encryption_certificate_to_saml_idp_profile` (Add encryption certificate to SAML profile).
+/// Request builder for `IdentityClient::add_encryption_certificate_to_saml_idp_profile` (Add encryption certificate to SAML profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10013,7 +9658,7 @@ pub enum RemoveEncryptionCertificateFromSamlIdpProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_encryption_certificate_from_saml_idp_profile` (Remove encryption certificate from SAML profile).
+/// Request builder for `IdentityClient::remove_encryption_certificate_from_saml_idp_profile` (Remove encryption certificate from SAML profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10068,7 +9713,7 @@ pub enum AddSamlIdpProfileToWifiNetworkVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_saml_idp_profile_to_wifi_network` (Add SAML identity provider profile to network).
+/// Request builder for `IdentityClient::add_saml_idp_profile_to_wifi_network` (Add SAML identity provider profile to network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10132,7 +9777,7 @@ pub enum AddCertificateTemplateToWifiNetworkVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_certificate_template_to_wifi_network` (Add certificate template to network).
+/// Request builder for `IdentityClient::add_certificate_template_to_wifi_network` (Add certificate template to network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10199,7 +9844,7 @@ pub enum RemoveCertificateTemplateFromWifiNetworkVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_certificate_template_from_wifi_network` (Remove certificate template from network).
+/// Request builder for `IdentityClient::remove_certificate_template_from_wifi_network` (Remove certificate template from network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10250,7 +9895,7 @@ static CREATE_POLICY_SET_EVALUATION: ruckus_one_runtime::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::create_policy_set_evaluation` (Evaluate policy sets).
+/// Request builder for `IdentityClient::create_policy_set_evaluation` (Evaluate policy sets).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10302,7 +9947,7 @@ pub enum CreatePolicySetEvaluationReportVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_policy_set_evaluation_report` (Create policy set evaluation report).
+/// Request builder for `IdentityClient::create_policy_set_evaluation_report` (Create policy set evaluation report).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10338,7 +9983,7 @@ static LIST_POLICY_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_policy_sets` (List policy sets).
+/// Request builder for `IdentityClient::list_policy_sets` (List policy sets).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10369,7 +10014,7 @@ static LIST_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_policy_templates` (List policy templates).
+/// Request builder for `IdentityClient::list_policy_templates` (List policy templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10400,7 +10045,7 @@ static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_policy_template_policies` (List policy template policies).
+/// Request builder for `IdentityClient::list_policy_template_policies` (List policy template policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

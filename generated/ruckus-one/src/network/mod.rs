@@ -17,55 +17,93 @@
 //! - wireless policies: [`wireless_policies`], 120 operations
 //! - wireless venues: [`wireless_venues`], 106 operations
 //! - wireless aps: [`wireless_aps`], 79 operations
-//! - switches: [`switches`], 202 operations
+//! - switches: [`switches`], 95 operations
+//! - Switch profiles and templates: [`switch_profiles`], 40 operations
+//! - Switches (deprecated venue-less paths): [`switches_legacy`], 67 operations
 //! - events alarms: [`events_alarms`], 9 operations
 #[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 pub mod common;
 #[cfg(feature = "network-activities")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
 pub mod activities;
 #[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 pub mod edge_services;
 #[cfg(feature = "network-identity")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
 pub mod identity;
 #[cfg(feature = "network-entitlements")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
 pub mod entitlements;
 #[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 pub mod tenants;
 #[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 pub mod wireless_networks;
 #[cfg(feature = "network-wireless-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
 pub mod wireless_policies;
 #[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
 pub mod wireless_venues;
 #[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
 pub mod wireless_aps;
 #[cfg(feature = "network-switches")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
 pub mod switches;
+#[cfg(feature = "network-switch-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
+pub mod switch_profiles;
+#[cfg(feature = "network-switches-legacy")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switches-legacy")))]
+pub mod switches_legacy;
 #[cfg(feature = "network-events-alarms")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-events-alarms")))]
 pub mod events_alarms;
 #[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 pub use self::common::*;
 #[cfg(feature = "network-activities")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
 pub use self::activities::*;
 #[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 pub use self::edge_services::*;
 #[cfg(feature = "network-identity")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
 pub use self::identity::*;
 #[cfg(feature = "network-entitlements")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
 pub use self::entitlements::*;
 #[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 pub use self::tenants::*;
 #[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 pub use self::wireless_networks::*;
 #[cfg(feature = "network-wireless-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
 pub use self::wireless_policies::*;
 #[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
 pub use self::wireless_venues::*;
 #[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
 pub use self::wireless_aps::*;
 #[cfg(feature = "network-switches")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
 pub use self::switches::*;
+#[cfg(feature = "network-switch-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
+pub use self::switch_profiles::*;
+#[cfg(feature = "network-switches-legacy")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switches-legacy")))]
+pub use self::switches_legacy::*;
 #[cfg(feature = "network-events-alarms")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-events-alarms")))]
 pub use self::events_alarms::*;
 /// Hosts and path prefix of the Network management API.
 ///
@@ -110,5 +148,85 @@ impl<'a> NetworkClient<'a> {
         path: &str,
     ) -> ruckus_one_runtime::RawRequest<'a> {
         ruckus_one_runtime::RawRequest::new(self.client, &API, method, path)
+    }
+    #[cfg(feature = "network-activities")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
+    /// Operations of the Activities area ([`activities::ActivitiesClient`]).
+    pub fn activities(&self) -> activities::ActivitiesClient<'a> {
+        activities::ActivitiesClient::new(self.client)
+    }
+    #[cfg(feature = "network-edge-services")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+    #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
+    /// Operations of the edge services area ([`edge_services::EdgeServicesClient`]).
+    pub fn edge_services(&self) -> edge_services::EdgeServicesClient<'a> {
+        edge_services::EdgeServicesClient::new(self.client)
+    }
+    #[cfg(feature = "network-identity")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
+    /// Operations of the identity area ([`identity::IdentityClient`]).
+    pub fn identity(&self) -> identity::IdentityClient<'a> {
+        identity::IdentityClient::new(self.client)
+    }
+    #[cfg(feature = "network-entitlements")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
+    /// Operations of the entitlements area ([`entitlements::EntitlementsClient`]).
+    pub fn entitlements(&self) -> entitlements::EntitlementsClient<'a> {
+        entitlements::EntitlementsClient::new(self.client)
+    }
+    #[cfg(feature = "network-tenants")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+    /// Operations of the tenants area ([`tenants::TenantsClient`]).
+    pub fn tenants(&self) -> tenants::TenantsClient<'a> {
+        tenants::TenantsClient::new(self.client)
+    }
+    #[cfg(feature = "network-wireless-networks")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+    /// Operations of the wireless networks area ([`wireless_networks::WirelessNetworksClient`]).
+    pub fn wireless_networks(&self) -> wireless_networks::WirelessNetworksClient<'a> {
+        wireless_networks::WirelessNetworksClient::new(self.client)
+    }
+    #[cfg(feature = "network-wireless-policies")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
+    /// Operations of the wireless policies area ([`wireless_policies::WirelessPoliciesClient`]).
+    pub fn wireless_policies(&self) -> wireless_policies::WirelessPoliciesClient<'a> {
+        wireless_policies::WirelessPoliciesClient::new(self.client)
+    }
+    #[cfg(feature = "network-wireless-venues")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+    /// Operations of the wireless venues area ([`wireless_venues::WirelessVenuesClient`]).
+    pub fn wireless_venues(&self) -> wireless_venues::WirelessVenuesClient<'a> {
+        wireless_venues::WirelessVenuesClient::new(self.client)
+    }
+    #[cfg(feature = "network-wireless-aps")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+    /// Operations of the wireless aps area ([`wireless_aps::WirelessApsClient`]).
+    pub fn wireless_aps(&self) -> wireless_aps::WirelessApsClient<'a> {
+        wireless_aps::WirelessApsClient::new(self.client)
+    }
+    #[cfg(feature = "network-switches")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
+    /// Operations of the switches area ([`switches::SwitchesClient`]).
+    pub fn switches(&self) -> switches::SwitchesClient<'a> {
+        switches::SwitchesClient::new(self.client)
+    }
+    #[cfg(feature = "network-switch-profiles")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
+    /// Operations of the Switch profiles and templates area ([`switch_profiles::SwitchProfilesClient`]).
+    pub fn switch_profiles(&self) -> switch_profiles::SwitchProfilesClient<'a> {
+        switch_profiles::SwitchProfilesClient::new(self.client)
+    }
+    #[cfg(feature = "network-switches-legacy")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-switches-legacy")))]
+    /// Operations of the Switches (deprecated venue-less paths) area ([`switches_legacy::SwitchesLegacyClient`]).
+    pub fn switches_legacy(&self) -> switches_legacy::SwitchesLegacyClient<'a> {
+        switches_legacy::SwitchesLegacyClient::new(self.client)
+    }
+    #[cfg(feature = "network-events-alarms")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-events-alarms")))]
+    /// Operations of the events alarms area ([`events_alarms::EventsAlarmsClient`]).
+    pub fn events_alarms(&self) -> events_alarms::EventsAlarmsClient<'a> {
+        events_alarms::EventsAlarmsClient::new(self.client)
     }
 }

@@ -2,7 +2,7 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! switches.
 //!
-//! Switch configuration: the switches of a venue and their per-switch collections (VLANs, VE ports, static routes, LAGs, DHCP servers, ACLs, configuration backups and history), venue-level switch queries and settings (VLANs, trusted ports, AAA servers and settings, firmware schedules, stacks), switch profiles, CLI templates and web authentication page templates. The venue-less forms under /switches are deprecated (venue-less switch paths); their operations end in `_legacy`. Bodies are not shown by the document except the few switch, switch port and switch client fields listed among the release changes. The switch model enumeration gained six values in a release, but the document omits their identifiers (and the field name), so no model values are listed here.
+//! Switch configuration: the switches of a venue and their per-switch collections (VLANs, VE ports, static routes, LAGs, DHCP servers, ACLs, configuration backups and history), venue-level switch queries and settings (VLANs, trusted ports, AAA servers and settings, firmware schedules, stacks). Switch profiles, CLI templates and web authentication page templates are in the switch_profiles area; the deprecated venue-less forms under /switches (operations ending in `_legacy`) in the switches_legacy area. Bodies are not shown by the document except the few switch, switch port and switch client fields listed among the release changes. The switch model enumeration gained six values in a release, but the document omits their identifiers (and the field name), so no model values are listed here.
 //!
 //! Spec: `spec/network/switches.yaml`.
 /// A switch as it appears in switch rows; the document names only the fields added in releases. The switch model enumeration gained six values whose identifiers the document omits, so the model is not typed here and stays among the unlisted fields.
@@ -356,20 +356,36 @@ impl SwitchPortSelection {
         }
     }
 }
-impl<'a> super::NetworkClient<'a> {
+/// switches: the 95 operations of this area of the Network management API.
+///
+/// Reached with `client.network().switches()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.network().switches().list_venue_switches("venueId-value").send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct SwitchesClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> SwitchesClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// List switches of a venue.
     ///
     /// Lists the switches of a venue.
     ///
-    /// `GET /venues/{venueId}/switches` on the Network management API.
+    /// `GET /venues/{venueId}/switches` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListVenueSwitches::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchesByVenue_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_venue_switches(&self, venue_id: &str) -> ListVenueSwitches<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -382,18 +398,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds switches to a venue.
     ///
-    /// `POST /venues/{venueId}/switches` on the Network management API.
+    /// `POST /venues/{venueId}/switches` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddMultipleSwitches).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitch::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddMultipleSwitches).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_venue_switch(
         &self,
         venue_id: &str,
@@ -411,18 +422,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes switches of a venue.
     ///
-    /// `DELETE /venues/{venueId}/switches` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `array<string>`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteMultipleSwitches).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitches::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteMultipleSwitches).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn delete_venue_switches(
         &self,
         venue_id: &str,
@@ -440,18 +446,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Starts an import of switches into a venue; see get_venue_switch_import_results for the outcome.
     ///
-    /// `POST /venues/{venueId}/switches/importRequests` on the Network management API.
+    /// `POST /venues/{venueId}/switches/importRequests` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitches).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchImportRequest::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitches).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_venue_switch_import_request(
         &self,
         venue_id: &str,
@@ -469,16 +470,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one switch of a venue.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` `Switch`
+    /// - Response 200: `Switch`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitch::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchById).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_switch(
         &self,
         venue_id: &str,
@@ -495,18 +492,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one switch of a venue.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchById).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitch::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchById).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn update_venue_switch(
         &self,
         venue_id: &str,
@@ -525,19 +517,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// POST on one switch of a venue; the document does not say what it does beyond the method and path.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddSwitch).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddVenueSwitch::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddSwitch).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn add_venue_switch(
         &self,
         venue_id: &str,
@@ -556,17 +543,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one switch from a venue.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitch::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchById).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn delete_venue_switch(
         &self,
         venue_id: &str,
@@ -583,19 +566,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates the position of the switch.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}/positions` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}/positions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchPosition).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchPositions::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchPosition).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_switch_positions(
         &self,
         venue_id: &str,
@@ -614,16 +592,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the port settings of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/portSettings` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/portSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchPortSettings::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchPortsBySwitchId).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_switch_port_settings(
         &self,
         venue_id: &str,
@@ -640,18 +614,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates the port settings of a switch.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}/portSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}/portSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdatePortSettings).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchPortSettings::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdatePortSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn update_venue_switch_port_settings(
         &self,
         venue_id: &str,
@@ -672,18 +641,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// POST on the port settings of a switch; purpose not shown beyond the method and path.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/portSettings` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/portSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchPortsByPortIds).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchPortSettings::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchPortsByPortIds).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_venue_switch_port_settings(
         &self,
         venue_id: &str,
@@ -704,17 +668,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// POST on the port settings of the venue's switches (several switches at once).
     ///
-    /// `POST /venues/{venueId}/switches/portSettings` on the Network management API.
+    /// `POST /venues/{venueId}/switches/portSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetPortsAmongSwitches).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchesPortSettings::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetPortsAmongSwitches).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_venue_switches_port_settings(
         &self,
         venue_id: &str,
@@ -734,17 +693,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates the port settings of several switches of the venue at once.
     ///
-    /// `PUT /venues/{venueId}/switches/portSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/portSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdatePortsAmongSwitches).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchesPortSettings::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdatePortsAmongSwitches).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn update_venue_switches_port_settings(
         &self,
         venue_id: &str,
@@ -764,16 +718,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the VLANs of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/vlans` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/vlans` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListVenueSwitchVlans::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVlanByVenueWithVePortsInfoBySwitchId_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_venue_switch_vlans(
         &self,
         venue_id: &str,
@@ -790,18 +740,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds VLAN configuration to a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/vlans` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/vlans` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddSwitchVlan).
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchVlan::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddSwitchVlan).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_venue_switch_vlan(
         &self,
         venue_id: &str,
@@ -820,18 +765,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes VLANs of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/vlans` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/vlans` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchVlans).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVlans::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchVlans).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_venue_switch_vlans(
         &self,
         venue_id: &str,
@@ -850,16 +790,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one VLAN of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchVlan::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchVlan).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
     pub fn get_venue_switch_vlan(
         &self,
@@ -878,18 +815,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one VLAN of a switch.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchVlan).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchVlan::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchVlan).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
     pub fn update_venue_switch_vlan(
         &self,
@@ -910,16 +843,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one VLAN of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVlan::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchVlan).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
     pub fn delete_venue_switch_vlan(
         &self,
@@ -938,16 +868,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the VE ports of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/vePorts` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/vePorts` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVePorts::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVePortsBySwitch).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_venue_switch_ve_ports(
         &self,
         venue_id: &str,
@@ -964,18 +890,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds VE port configuration to a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/vePorts` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/vePorts` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddVePorts).
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchVePort::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddVePorts).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_venue_switch_ve_port(
         &self,
         venue_id: &str,
@@ -994,18 +915,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes VE ports of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/vePorts` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/vePorts` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteVePorts).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVePorts::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteVePorts).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_venue_switch_ve_ports(
         &self,
         venue_id: &str,
@@ -1024,16 +940,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one VE port of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vePortId`: Identifier of the VE port.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchVePort::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVePort).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
     pub fn get_venue_switch_ve_port(
         &self,
@@ -1052,18 +965,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one VE port of a switch.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vePortId`: Identifier of the VE port.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateVePort).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchVePort::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateVePort).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
     pub fn update_venue_switch_ve_port(
         &self,
@@ -1084,16 +993,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one VE port of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vePortId`: Identifier of the VE port.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVePort::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteVePort).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
     pub fn delete_venue_switch_ve_port(
         &self,
@@ -1112,16 +1018,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the static routes of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/staticRoutes` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/staticRoutes` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchStaticRoutes::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetStaticRoutesBySwitchId).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_venue_switch_static_routes(
         &self,
         venue_id: &str,
@@ -1138,18 +1040,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds static route configuration to a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/staticRoutes` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/staticRoutes` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddStaticRoutes).
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchStaticRoute::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddStaticRoutes).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_venue_switch_static_route(
         &self,
         venue_id: &str,
@@ -1170,18 +1067,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes static routes of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/staticRoutes` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/staticRoutes` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteStaticRoutes).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchStaticRoutes::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteStaticRoutes).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_venue_switch_static_routes(
         &self,
         venue_id: &str,
@@ -1202,16 +1094,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one static route of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `staticRouteId`: Identifier of the static route.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchStaticRoute::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetStaticRouteById).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
     pub fn get_venue_switch_static_route(
         &self,
@@ -1230,18 +1119,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one static route of a switch.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `staticRouteId`: Identifier of the static route.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateStaticRoute).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchStaticRoute::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateStaticRoute).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
     pub fn update_venue_switch_static_route(
         &self,
@@ -1264,16 +1149,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one static route of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `staticRouteId`: Identifier of the static route.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchStaticRoute::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteStaticRoute).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
     pub fn delete_venue_switch_static_route(
         &self,
@@ -1294,16 +1176,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the LAGs of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/lags` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/lags` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchLags::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetLags).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_venue_switch_lags(
         &self,
         venue_id: &str,
@@ -1320,18 +1198,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds LAG configuration to a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/lags` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/lags` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddLags).
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchLag::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddLags).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_venue_switch_lag(
         &self,
         venue_id: &str,
@@ -1350,18 +1223,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes LAGs of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/lags` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/lags` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteLags).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchLags::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteLags).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_venue_switch_lags(
         &self,
         venue_id: &str,
@@ -1380,16 +1248,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one LAG of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/lags/{lagId}` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `lagId`: Identifier of the link aggregation group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchLag::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetLag).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
     pub fn get_venue_switch_lag(
         &self,
@@ -1408,18 +1273,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one LAG of a switch.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `lagId`: Identifier of the link aggregation group.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateLag).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchLag::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateLag).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
     pub fn update_venue_switch_lag(
         &self,
@@ -1440,16 +1301,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one LAG of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `lagId`: Identifier of the link aggregation group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchLag::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteLag).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
     pub fn delete_venue_switch_lag(
         &self,
@@ -1468,15 +1326,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the DHCP servers of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/dhcpServers` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/dhcpServers` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1496,18 +1350,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds DHCP server configuration to a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/dhcpServers` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/dhcpServers` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddSwitchDhcpServerSettings).
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchDhcpServer::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddSwitchDhcpServerSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_venue_switch_dhcp_server(
         &self,
         venue_id: &str,
@@ -1526,18 +1375,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes DHCP servers of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/dhcpServers` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/dhcpServers` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchDhcpServerSettings).
     /// - Response 204: no body (No content.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchDhcpServers::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchDhcpServerSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_venue_switch_dhcp_servers(
         &self,
         venue_id: &str,
@@ -1558,16 +1402,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one DHCP server of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchDhcpServer::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchDhcpServerSetting).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
     pub fn get_venue_switch_dhcp_server(
         &self,
@@ -1586,18 +1427,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one DHCP server of a switch.
     ///
-    /// `PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
+    /// `PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchDhcpServerSettings).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchDhcpServer::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateSwitchDhcpServerSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
     pub fn update_venue_switch_dhcp_server(
         &self,
@@ -1618,16 +1455,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one DHCP server of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchDhcpServer::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchDhcpServerSetting).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
     pub fn delete_venue_switch_dhcp_server(
         &self,
@@ -1646,19 +1480,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the VLANs of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/vlans/query` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/vlans/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml QuerySwitchVlans).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchVlans::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml QuerySwitchVlans).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_venue_switch_vlans(
         &self,
         venue_id: &str,
@@ -1677,19 +1506,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the VE ports of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/vePorts/query` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/vePorts/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetVePortsByQuery).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchVePorts::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVePortsByQuery).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_venue_switch_ve_ports(
         &self,
         venue_id: &str,
@@ -1708,19 +1532,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the DHCP servers of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/dhcpServers/query` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/dhcpServers/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml ListOfIcxDhcpServers).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchDhcpServers::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml ListOfIcxDhcpServers).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_venue_switch_dhcp_servers(
         &self,
         venue_id: &str,
@@ -1739,19 +1558,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the ACLs of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/acls/query` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/acls/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchAclsByQuery).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchAcls::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchAclsByQuery).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_venue_switch_acls(
         &self,
         venue_id: &str,
@@ -1770,19 +1584,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the configuration backups of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/configBackups/query` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/configBackups/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchConfigBackupsByQuery).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchConfigBackups::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchConfigBackupsByQuery).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_venue_switch_config_backups(
         &self,
         venue_id: &str,
@@ -1803,16 +1612,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the ACLs of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/acls` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/acls` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchAcls::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetAclsBySwitch).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_venue_switch_acls(
         &self,
         venue_id: &str,
@@ -1829,16 +1634,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the combined ACLs of a switch (aclUnions).
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/aclUnions` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/aclUnions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchAclUnions::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetAclUnion).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_venue_switch_acl_unions(
         &self,
         venue_id: &str,
@@ -1855,16 +1656,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the combined VLANs of a switch (vlanUnions).
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/vlanUnions` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/vlanUnions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVlanUnions::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVlanUnion).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_venue_switch_vlan_unions(
         &self,
         venue_id: &str,
@@ -1881,19 +1678,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Asks the switch to synchronize or to reboot.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/deviceRequests` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/deviceRequests` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeviceRequests).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchDeviceRequest::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeviceRequests).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_venue_switch_device_request(
         &self,
         venue_id: &str,
@@ -1914,18 +1706,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Changes the state of the switch's DHCP service.
     ///
-    /// `PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates` on the Network management API.
+    /// `PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml ChangeSwitchDhcpServerState_1).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueSwitchDhcpServerStates::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml ChangeSwitchDhcpServerState_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn patch_venue_switch_dhcp_server_states(
         &self,
         venue_id: &str,
@@ -1946,19 +1733,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the configuration history details of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/configHistDetails/query` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/configHistDetails/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
-    /// - Response 200: `application/json` `SwitchConfigHistoryPage`
+    /// - Response 200: `SwitchConfigHistoryPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchConfigHistDetails::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
     /// - Pagination: `query_body`, items in `list`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_venue_switch_config_hist_details(
         &self,
         venue_id: &str,
@@ -1979,17 +1761,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the configuration history details of one configuration transaction of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `transactionId`: Identifier of the configuration transaction.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchTransactionConfigHistDetails::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml RetrieveSwitchConfigurationHistDetailByTransaction).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_venue_switch_transaction_config_hist_details(
         &self,
         venue_id: &str,
@@ -2009,16 +1787,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the configuration backups of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/configBackups` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/configBackups` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchConfigBackups::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetConfigBackupsBySwitch).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_venue_switch_config_backups(
         &self,
         venue_id: &str,
@@ -2037,19 +1811,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a configuration backup of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/configBackups` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/configBackups` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddSwitchConfigBackup).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchConfigBackup::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddSwitchConfigBackup).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -2070,18 +1839,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes configuration backups of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/configBackups` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/configBackups` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchConfigBackups).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchConfigBackups::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchConfigBackups).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_venue_switch_config_backups(
         &self,
         venue_id: &str,
@@ -2102,17 +1866,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one configuration backup of a switch.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchConfigBackup::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchConfigBackupById).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -2130,17 +1890,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one configuration backup of a switch.
     ///
-    /// `DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchConfigBackup::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteSwitchConfigBackupById).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -2160,20 +1916,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Restores the switch configuration from this backup.
     ///
-    /// `PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
+    /// `PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml RestoreSwitchByConfigBackup_1).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueSwitchConfigBackup::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml RestoreSwitchByConfigBackup_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn patch_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -2195,18 +1946,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Compares configuration backups of a switch.
     ///
-    /// `POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons` on the Network management API.
+    /// `POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml CompareSwitchConfigBackups).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchConfigBackupComparison::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml CompareSwitchConfigBackups).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_venue_switch_config_backup_comparison(
         &self,
         venue_id: &str,
@@ -2227,17 +1973,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the formatted configuration of one backup.
     ///
-    /// `GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs` on the Network management API.
+    /// `GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchConfigBackupFormattedConfigs::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetFormattedConfigBackup).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_switch_config_backup_formatted_configs(
         &self,
         venue_id: &str,
@@ -2257,16 +1999,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Power-cycles ports of switches in a venue; the body names the switches and their ports.
     ///
-    /// `POST /venues/{venueId}/switches/powerCycleRequests` on the Network management API.
+    /// `POST /venues/{venueId}/switches/powerCycleRequests` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `array<SwitchPortSelection>`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml PowerCyclePort).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchPowerCycleRequest::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml PowerCyclePort).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (switch_service_api-0.4.0.yaml PowerCyclePort (the document writes /venues/switches/powerCycleRequests among the venue-level operations; the description has the path under /venues/{venueId})).
     pub fn create_venue_switch_power_cycle_request(
         &self,
@@ -2287,16 +2025,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists switches across venues a page at a time; rows are switches.
     ///
-    /// `POST /venues/switches/query` on the Network management API.
+    /// `POST /venues/switches/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml GetSwitchesOfVenue).
-    /// - Response 200: `application/json` `SwitchQueryResult`
+    /// - Response 200: `SwitchQueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitches::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml GetSwitchesOfVenue).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml GetSwitchesOfVenue).
     pub fn query_venue_switches(
         &self,
@@ -2314,15 +2048,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries switch (stack) members across venues.
     ///
-    /// `POST /venues/switches/members/query` on the Network management API.
+    /// `POST /venues/switches/members/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2338,17 +2068,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries switch ports across venues; rows are switch ports.
     ///
-    /// `POST /venues/switches/switchPorts/query` on the Network management API.
+    /// `POST /venues/switches/switchPorts/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
-    /// - Response 200: `application/json` `SwitchPortQueryResult`
+    /// - Response 200: `SwitchPortQueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchPorts::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySwitchPorts).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -2368,17 +2093,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries clients of switches across venues; rows are switch clients.
     ///
-    /// `POST /venues/switches/clients/query` on the Network management API.
+    /// `POST /venues/switches/clients/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
-    /// - Response 200: `application/json` `SwitchClientQueryResult`
+    /// - Response 200: `SwitchClientQueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchClients::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchClientsRbac).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -2398,16 +2118,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Exports the switches matching a query as a CSV file.
     ///
-    /// `POST /venues/switches/query/csvFiles` on the Network management API.
+    /// `POST /venues/switches/query/csvFiles` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml exportDeviceInventoryRbac).
     /// - Response 200: `*/*` text (The CSV export.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ExportVenueSwitchesCsv::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml exportDeviceInventoryRbac).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -2427,17 +2142,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads aggregated switch details (aggregationDetails) for the selection given in the body.
     ///
-    /// `POST /venues/switches/aggregationDetails` on the Network management API.
+    /// `POST /venues/switches/aggregationDetails` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchesAggregationDetailsRbac).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `FetchVenueSwitchAggregationDetails::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getSwitchesAggregationDetailsRbac).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn fetch_venue_switch_aggregation_details(
         &self,
         body: &serde_json::Value,
@@ -2456,17 +2166,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the VLANs usable on the given switches of a venue.
     ///
-    /// `POST /venues/{venueId}/vlans/query` on the Network management API.
+    /// `POST /venues/{venueId}/vlans/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `array<string>`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchVlanBySwitchIds).
-    /// - Response 200: `application/json` array of raw JSON, shape not shown: The fields of a VLAN row are not shown by the document.
+    /// - Response 200: array of raw JSON, shape not shown: The fields of a VLAN row are not shown by the document.
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueVlans::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchVlanBySwitchIds).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Not paged: the body is a list of switch identifiers and the answer a list of VLANs.
@@ -2487,16 +2192,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the tagged VLANs of a venue's switches.
     ///
-    /// `POST /venues/{venueId}/taggedVlans/query` on the Network management API.
+    /// `POST /venues/{venueId}/taggedVlans/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2512,16 +2213,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the untagged VLANs of a venue's switches.
     ///
-    /// `POST /venues/{venueId}/untaggedVlans/query` on the Network management API.
+    /// `POST /venues/{venueId}/untaggedVlans/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2540,18 +2237,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the VE ports of a venue's switches.
     ///
-    /// `POST /venues/{venueId}/vePorts/query` on the Network management API.
+    /// `POST /venues/{venueId}/vePorts/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetVePortsByVenueQuery_1_1).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryVenueVePorts::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVePortsByVenueQuery_1_1).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_venue_ve_ports(
         &self,
         venue_id: &str,
@@ -2569,18 +2261,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the AAA servers of a venue's switches.
     ///
-    /// `POST /venues/{venueId}/aaaServers/query` on the Network management API.
+    /// `POST /venues/{venueId}/aaaServers/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml QueryAaaServers).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueAaaServers::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml QueryAaaServers).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_venue_aaa_servers(
         &self,
         venue_id: &str,
@@ -2598,14 +2285,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the VLANs of a venue.
     ///
-    /// `GET /venues/{venueId}/vlans` on the Network management API.
+    /// `GET /venues/{venueId}/vlans` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2621,14 +2304,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the trusted ports of a venue.
     ///
-    /// `GET /venues/{venueId}/trustedPorts` on the Network management API.
+    /// `GET /venues/{venueId}/trustedPorts` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2640,70 +2319,16 @@ impl<'a> super::NetworkClient<'a> {
         );
         ListVenueTrustedPorts { req }
     }
-    /// List ACLs of the venue's switch profiles.
-    ///
-    /// Lists the ACLs of the switch profiles applied to a venue.
-    ///
-    /// `GET /venues/{venueId}/switchProfiles/acls` on the Network management API.
-    ///
-    /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn list_venue_switch_profile_acls(
-        &self,
-        venue_id: &str,
-    ) -> ListVenueSwitchProfileAcls<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_VENUE_SWITCH_PROFILE_ACLS,
-            &[venue_id],
-        );
-        ListVenueSwitchProfileAcls { req }
-    }
-    /// List VLANs of the venue's switch profiles.
-    ///
-    /// Lists the VLANs of the switch profiles applied to a venue.
-    ///
-    /// `GET /venues/{venueId}/switchProfiles/vlans` on the Network management API.
-    ///
-    /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListVenueSwitchProfileVlans::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVlansByVenue_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    pub fn list_venue_switch_profile_vlans(
-        &self,
-        venue_id: &str,
-    ) -> ListVenueSwitchProfileVlans<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_VENUE_SWITCH_PROFILE_VLANS,
-            &[venue_id],
-        );
-        ListVenueSwitchProfileVlans { req }
-    }
     /// Get switch import results.
     ///
     /// Reads the results of a switch import into a venue.
     ///
-    /// `GET /venues/{venueId}/switches/importResults` on the Network management API.
+    /// `GET /venues/{venueId}/switches/importResults` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `operationRequestId` (`string`, argument `operation_request_id`)
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchImportResults::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetSwitchesImportResult).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_switch_import_results(
         &self,
         venue_id: &str,
@@ -2717,138 +2342,16 @@ impl<'a> super::NetworkClient<'a> {
         req.query("operationRequestId", &operation_request_id);
         GetVenueSwitchImportResults { req }
     }
-    /// Apply switch profile to venue.
-    ///
-    /// Associates a switch profile with a venue.
-    ///
-    /// `PUT /venues/{venueId}/switchProfiles/{switchProfileId}` on the Network management API.
-    ///
-    /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddSwitchProfileToVenue::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AssociateProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    pub fn add_switch_profile_to_venue(
-        &self,
-        venue_id: &str,
-        switch_profile_id: &str,
-    ) -> AddSwitchProfileToVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &ADD_SWITCH_PROFILE_TO_VENUE,
-            &[venue_id, switch_profile_id],
-        );
-        AddSwitchProfileToVenue { req }
-    }
-    /// Remove switch profile from venue.
-    ///
-    /// Removes a switch profile from a venue.
-    ///
-    /// `DELETE /venues/{venueId}/switchProfiles/{switchProfileId}` on the Network management API.
-    ///
-    /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSwitchProfileFromVenue::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DisassociateProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    pub fn remove_switch_profile_from_venue(
-        &self,
-        venue_id: &str,
-        switch_profile_id: &str,
-    ) -> RemoveSwitchProfileFromVenue<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &REMOVE_SWITCH_PROFILE_FROM_VENUE,
-            &[venue_id, switch_profile_id],
-        );
-        RemoveSwitchProfileFromVenue {
-            req,
-        }
-    }
-    /// Apply CLI template to venue.
-    ///
-    /// Associates a CLI template with a venue.
-    ///
-    /// `PUT /venues/{venueId}/cliTemplates/{cliTemplateId}` on the Network management API.
-    ///
-    /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
-    /// - Request body (json, required): `array<string>`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AssociateCliTemplate).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `json`, `json` (default `json`; choose with `AddCliTemplateToVenue::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AssociateCliTemplate).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    pub fn add_cli_template_to_venue(
-        &self,
-        venue_id: &str,
-        cli_template_id: &str,
-        body: &Vec<String>,
-    ) -> AddCliTemplateToVenue<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &ADD_CLI_TEMPLATE_TO_VENUE,
-            &[venue_id, cli_template_id],
-        );
-        req.json(body);
-        AddCliTemplateToVenue { req }
-    }
-    /// Remove CLI template from venue.
-    ///
-    /// Removes a CLI template from a venue.
-    ///
-    /// `DELETE /venues/{venueId}/cliTemplates/{cliTemplateId}` on the Network management API.
-    ///
-    /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
-    /// - Request body (json, required): `array<string>`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml DisassociateCliTemplate).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `json`, `json` (default `json`; choose with `RemoveCliTemplateFromVenue::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DisassociateCliTemplate).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    pub fn remove_cli_template_from_venue(
-        &self,
-        venue_id: &str,
-        cli_template_id: &str,
-        body: &Vec<String>,
-    ) -> RemoveCliTemplateFromVenue<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &REMOVE_CLI_TEMPLATE_FROM_VENUE,
-            &[venue_id, cli_template_id],
-        );
-        req.json(body);
-        RemoveCliTemplateFromVenue { req }
-    }
     /// Delete switch stack.
     ///
     /// Deletes a switch stack of a venue, named by a switch serial number.
     ///
-    /// `DELETE /venues/{venueId}/stacks/{stackSwitchSerialNumber}` on the Network management API.
+    /// `DELETE /venues/{venueId}/stacks/{stackSwitchSerialNumber}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `stackSwitchSerialNumber`: Serial number of the stack's switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueStack::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteStackMember).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_venue_stack(
         &self,
         venue_id: &str,
@@ -2865,17 +2368,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates the switch firmware upgrade schedule of a venue.
     ///
-    /// `PUT /venues/{venueId}/switchFirmwares/schedules` on the Network management API.
+    /// `PUT /venues/{venueId}/switchFirmwares/schedules` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml ChangeUpdateScheduleV1001).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueSwitchFirmwareSchedules::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml ChangeUpdateScheduleV1001).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn update_venue_switch_firmware_schedules(
         &self,
         venue_id: &str,
@@ -2895,18 +2393,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a switch firmware upgrade schedule for a venue.
     ///
-    /// `POST /venues/{venueId}/switchFirmwares/schedules` on the Network management API.
+    /// `POST /venues/{venueId}/switchFirmwares/schedules` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `manualOverride` (`boolean`, builder method `manual_override`)
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateSchedule_1).
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateVenueSwitchFirmwareSchedule::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateSchedule_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_venue_switch_firmware_schedule(
         &self,
         venue_id: &str,
@@ -2926,17 +2419,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes the switch firmware upgrade schedule of a venue.
     ///
-    /// `DELETE /venues/{venueId}/switchFirmwares/schedules` on the Network management API.
+    /// `DELETE /venues/{venueId}/switchFirmwares/schedules` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml SkipUpgradeSchedule).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchFirmwareSchedules::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml SkipUpgradeSchedule).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_venue_switch_firmware_schedules(
         &self,
         venue_id: &str,
@@ -2956,15 +2444,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the available switch firmware versions of one kind.
     ///
-    /// `GET /switchFirmwares/versions/{versionType}` on the Network management API.
+    /// `GET /switchFirmwares/versions/{versionType}` on the `network` API.
     ///
     /// - Path parameter `versionType`: Kind of firmware versions to list.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListSwitchFirmwareVersions::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVersions_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_switch_firmware_versions(
         &self,
         version_type: &str,
@@ -2980,14 +2464,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the current switch firmware versions.
     ///
-    /// `GET /switchFirmwares/currentVersions` on the Network management API.
+    /// `GET /switchFirmwares/currentVersions` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListSwitchFirmwareCurrentVersions::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetCurrentVersionsByVenues_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_switch_firmware_current_versions(
         &self,
     ) -> ListSwitchFirmwareCurrentVersions<'a> {
@@ -3004,16 +2484,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries switch firmware upgrade schedules.
     ///
-    /// `POST /switchFirmwares/schedules/query` on the Network management API.
+    /// `POST /switchFirmwares/schedules/query` on the `network` API.
     ///
     /// - Request body (json, required): raw JSON, shape not shown: A search over venues (searchFilter, firmwareVersion and, from v1.1, modelGroup); its full shape is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetUpgradeVenues_1_1).
-    /// - Response 200: `application/json` array of raw JSON, shape not shown: The fields of a row are not shown by the document; they differ between v1 and v1.1.
+    /// - Response 200: array of raw JSON, shape not shown: The fields of a row are not shown by the document; they differ between v1 and v1.1.
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QuerySwitchFirmwareSchedules::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetUpgradeVenues_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Not paged: the answer is a plain list, not a query page.
@@ -3035,16 +2510,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the switches covered by firmware upgrade schedules.
     ///
-    /// `POST /switchFirmwares/schedules/switches/query` on the Network management API.
+    /// `POST /switchFirmwares/schedules/switches/query` on the `network` API.
     ///
     /// - Request body (json, required): raw JSON, shape not shown: A search over switches (searchFilter, venueIdList and, from v1.1, searchTargetFields); its full shape is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml GetUpgradeSwitches_1_1).
-    /// - Response 200: `application/json` array of raw JSON, shape not shown: The fields of a row are not shown by the document; they differ between v1 and v1.1.
+    /// - Response 200: array of raw JSON, shape not shown: The fields of a row are not shown by the document; they differ between v1 and v1.1.
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QuerySwitchFirmwareScheduleSwitches::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetUpgradeSwitches_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Not paged: the answer is a plain list, not a query page.
@@ -3066,15 +2536,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Queries the details of switch firmware upgrade status across venues.
     ///
-    /// `POST /venues/switchFirmwares/upgradeStatusDetails/query` on the Network management API.
+    /// `POST /venues/switchFirmwares/upgradeStatusDetails/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -3094,18 +2560,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds an AAA server to a venue's switch settings.
     ///
-    /// `POST /venues/{venueId}/aaaServers` on the Network management API.
+    /// `POST /venues/{venueId}/aaaServers` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddAaaServer_1_1).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateVenueAaaServer::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddAaaServer_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -3123,17 +2584,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes AAA servers of a venue.
     ///
-    /// `DELETE /venues/{venueId}/aaaServers` on the Network management API.
+    /// `DELETE /venues/{venueId}/aaaServers` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `array<string>`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteAaaServers).
     /// - Response 204: no body (No content.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAaaServers::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteAaaServers).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_venue_aaa_servers(
         &self,
         venue_id: &str,
@@ -3151,16 +2607,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one AAA server of a venue.
     ///
-    /// `GET /venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    /// `GET /venues/{venueId}/aaaServers/{aaaServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueAaaServer::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetAaaServer).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -3177,18 +2629,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates one AAA server of a venue.
     ///
-    /// `PUT /venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    /// `PUT /venues/{venueId}/aaaServers/{aaaServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml PutAaaServer_1_1).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueAaaServer::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml PutAaaServer_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn update_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -3207,16 +2654,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one AAA server of a venue.
     ///
-    /// `DELETE /venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aaaServers/{aaaServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAaaServer::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteAaaServer).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -3233,17 +2676,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Updates the switch AAA settings of a venue.
     ///
-    /// `PUT /venues/{venueId}/aaaSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aaaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml PutAaaSetting).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAaaSettings::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml PutAaaSetting).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn update_venue_aaa_settings(
         &self,
         venue_id: &str,
@@ -3261,14 +2699,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes (resets) the switch settings of a venue.
     ///
-    /// `DELETE /venues/{venueId}/switchSettings` on the Network management API.
+    /// `DELETE /venues/{venueId}/switchSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -3282,2983 +2716,6 @@ impl<'a> super::NetworkClient<'a> {
             &[venue_id],
         );
         DeleteVenueSwitchSettings { req }
-    }
-    /// Get switch profile.
-    ///
-    /// Reads one switch profile (a regular or a CLI profile).
-    ///
-    /// `GET /switchProfiles/{switchProfileId}` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetSwitchProfile::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetProfileById_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileById_1 (the document's "GET, POST, DELETE /switchProfiles" read as GET and DELETE on the item; the list is query_switch_profiles)).
-    pub fn get_switch_profile(&self, switch_profile_id: &str) -> GetSwitchProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_SWITCH_PROFILE,
-            &[switch_profile_id],
-        );
-        GetSwitchProfile { req }
-    }
-    /// Create switch profile.
-    ///
-    /// Creates a switch profile.
-    ///
-    /// `POST /switchProfiles` on the Network management API.
-    ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddProfile_1).
-    /// - Response 200: `application/json` `AsyncResult`
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateSwitchProfile::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddProfile_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    pub fn create_switch_profile(
-        &self,
-        body: &serde_json::Value,
-    ) -> CreateSwitchProfile<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_SWITCH_PROFILE,
-            &[],
-        );
-        req.json(body);
-        CreateSwitchProfile { req }
-    }
-    /// Delete switch profile.
-    ///
-    /// Deletes one switch profile (a regular or a CLI profile).
-    ///
-    /// `DELETE /switchProfiles/{switchProfileId}` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Response 200: `application/json` `AsyncResult`
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteSwitchProfile::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteProfileById_1_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteProfileById_1_1 (the document's "GET, POST, DELETE /switchProfiles" read as GET and DELETE on the item)).
-    pub fn delete_switch_profile(
-        &self,
-        switch_profile_id: &str,
-    ) -> DeleteSwitchProfile<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_PROFILE,
-            &[switch_profile_id],
-        );
-        DeleteSwitchProfile { req }
-    }
-    /// Query switch profiles.
-    ///
-    /// Lists switch profiles a page at a time, with optional filters, search and sorting.
-    ///
-    /// `POST /switchProfiles/query` on the Network management API.
-    ///
-    /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml QueryProfiles_1_1).
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QuerySwitchProfiles::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml QueryProfiles_1_1).
-    /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryProfiles_1_1).
-    pub fn query_switch_profiles(
-        &self,
-        body: &super::common::QueryRequest,
-    ) -> QuerySwitchProfiles<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &QUERY_SWITCH_PROFILES,
-            &[],
-        );
-        req.json(body);
-        QuerySwitchProfiles { req }
-    }
-    /// List switch profile ACLs.
-    ///
-    /// Lists the ACLs of a switch profile.
-    ///
-    /// `GET /switchProfiles/{switchProfileId}/acls` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn list_switch_profile_acls(
-        &self,
-        switch_profile_id: &str,
-    ) -> ListSwitchProfileAcls<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_SWITCH_PROFILE_ACLS,
-            &[switch_profile_id],
-        );
-        ListSwitchProfileAcls { req }
-    }
-    /// Create switch profile ACL.
-    ///
-    /// Adds a ACL to a switch profile.
-    ///
-    /// `POST /switchProfiles/{switchProfileId}/acls` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn create_switch_profile_acl(
-        &self,
-        switch_profile_id: &str,
-    ) -> CreateSwitchProfileAcl<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_SWITCH_PROFILE_ACL,
-            &[switch_profile_id],
-        );
-        CreateSwitchProfileAcl { req }
-    }
-    /// Delete switch profile ACLs.
-    ///
-    /// Deletes ACLs of a switch profile.
-    ///
-    /// `DELETE /switchProfiles/{switchProfileId}/acls` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn delete_switch_profile_acls(
-        &self,
-        switch_profile_id: &str,
-    ) -> DeleteSwitchProfileAcls<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_PROFILE_ACLS,
-            &[switch_profile_id],
-        );
-        DeleteSwitchProfileAcls { req }
-    }
-    /// Get switch profile ACL.
-    ///
-    /// Reads one ACL of a switch profile.
-    ///
-    /// `GET /switchProfiles/{switchProfileId}/acls/{aclId}` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Path parameter `aclId`: Identifier of the ACL.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: inferred (placeholder name aclId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn get_switch_profile_acl(
-        &self,
-        switch_profile_id: &str,
-        acl_id: &str,
-    ) -> GetSwitchProfileAcl<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_SWITCH_PROFILE_ACL,
-            &[switch_profile_id, acl_id],
-        );
-        GetSwitchProfileAcl { req }
-    }
-    /// Update switch profile ACL.
-    ///
-    /// Updates one ACL of a switch profile.
-    ///
-    /// `PUT /switchProfiles/{switchProfileId}/acls/{aclId}` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Path parameter `aclId`: Identifier of the ACL.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: inferred (placeholder name aclId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn update_switch_profile_acl(
-        &self,
-        switch_profile_id: &str,
-        acl_id: &str,
-    ) -> UpdateSwitchProfileAcl<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &UPDATE_SWITCH_PROFILE_ACL,
-            &[switch_profile_id, acl_id],
-        );
-        UpdateSwitchProfileAcl { req }
-    }
-    /// Delete switch profile ACL.
-    ///
-    /// Deletes one ACL of a switch profile.
-    ///
-    /// `DELETE /switchProfiles/{switchProfileId}/acls/{aclId}` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Path parameter `aclId`: Identifier of the ACL.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: inferred (placeholder name aclId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn delete_switch_profile_acl(
-        &self,
-        switch_profile_id: &str,
-        acl_id: &str,
-    ) -> DeleteSwitchProfileAcl<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_PROFILE_ACL,
-            &[switch_profile_id, acl_id],
-        );
-        DeleteSwitchProfileAcl { req }
-    }
-    /// List switch profile trusted ports.
-    ///
-    /// Lists the trusted ports of a switch profile.
-    ///
-    /// `GET /switchProfiles/{switchProfileId}/trustedPorts` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn list_switch_profile_trusted_ports(
-        &self,
-        switch_profile_id: &str,
-    ) -> ListSwitchProfileTrustedPorts<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_SWITCH_PROFILE_TRUSTED_PORTS,
-            &[switch_profile_id],
-        );
-        ListSwitchProfileTrustedPorts {
-            req,
-        }
-    }
-    /// Create switch profile trusted port.
-    ///
-    /// Adds a trusted port to a switch profile.
-    ///
-    /// `POST /switchProfiles/{switchProfileId}/trustedPorts` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn create_switch_profile_trusted_port(
-        &self,
-        switch_profile_id: &str,
-    ) -> CreateSwitchProfileTrustedPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_SWITCH_PROFILE_TRUSTED_PORT,
-            &[switch_profile_id],
-        );
-        CreateSwitchProfileTrustedPort {
-            req,
-        }
-    }
-    /// Delete switch profile trusted ports.
-    ///
-    /// Deletes trusted ports of a switch profile.
-    ///
-    /// `DELETE /switchProfiles/{switchProfileId}/trustedPorts` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn delete_switch_profile_trusted_ports(
-        &self,
-        switch_profile_id: &str,
-    ) -> DeleteSwitchProfileTrustedPorts<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_PROFILE_TRUSTED_PORTS,
-            &[switch_profile_id],
-        );
-        DeleteSwitchProfileTrustedPorts {
-            req,
-        }
-    }
-    /// Get switch profile trusted port.
-    ///
-    /// Reads one trusted port of a switch profile.
-    ///
-    /// `GET /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Path parameter `trustedPortId`: Identifier of the trusted port.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: inferred (placeholder name trustedPortId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn get_switch_profile_trusted_port(
-        &self,
-        switch_profile_id: &str,
-        trusted_port_id: &str,
-    ) -> GetSwitchProfileTrustedPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_SWITCH_PROFILE_TRUSTED_PORT,
-            &[switch_profile_id, trusted_port_id],
-        );
-        GetSwitchProfileTrustedPort { req }
-    }
-    /// Update switch profile trusted port.
-    ///
-    /// Updates one trusted port of a switch profile.
-    ///
-    /// `PUT /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Path parameter `trustedPortId`: Identifier of the trusted port.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: inferred (placeholder name trustedPortId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn update_switch_profile_trusted_port(
-        &self,
-        switch_profile_id: &str,
-        trusted_port_id: &str,
-    ) -> UpdateSwitchProfileTrustedPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &UPDATE_SWITCH_PROFILE_TRUSTED_PORT,
-            &[switch_profile_id, trusted_port_id],
-        );
-        UpdateSwitchProfileTrustedPort {
-            req,
-        }
-    }
-    /// Delete switch profile trusted port.
-    ///
-    /// Deletes one trusted port of a switch profile.
-    ///
-    /// `DELETE /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Path parameter `trustedPortId`: Identifier of the trusted port.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: inferred (placeholder name trustedPortId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn delete_switch_profile_trusted_port(
-        &self,
-        switch_profile_id: &str,
-        trusted_port_id: &str,
-    ) -> DeleteSwitchProfileTrustedPort<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_PROFILE_TRUSTED_PORT,
-            &[switch_profile_id, trusted_port_id],
-        );
-        DeleteSwitchProfileTrustedPort {
-            req,
-        }
-    }
-    /// List switch profile VLANs.
-    ///
-    /// Lists the VLANs of a switch profile.
-    ///
-    /// `GET /switchProfiles/{switchProfileId}/vlans` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn list_switch_profile_vlans(
-        &self,
-        switch_profile_id: &str,
-    ) -> ListSwitchProfileVlans<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_SWITCH_PROFILE_VLANS,
-            &[switch_profile_id],
-        );
-        ListSwitchProfileVlans { req }
-    }
-    /// Create switch profile VLAN.
-    ///
-    /// Adds a VLAN to a switch profile.
-    ///
-    /// `POST /switchProfiles/{switchProfileId}/vlans` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddVlan_1_1).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateSwitchProfileVlan::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddVlan_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    pub fn create_switch_profile_vlan(
-        &self,
-        switch_profile_id: &str,
-        body: &serde_json::Value,
-    ) -> CreateSwitchProfileVlan<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_SWITCH_PROFILE_VLAN,
-            &[switch_profile_id],
-        );
-        req.json(body);
-        CreateSwitchProfileVlan { req }
-    }
-    /// Delete switch profile VLANs.
-    ///
-    /// Deletes VLANs of a switch profile.
-    ///
-    /// `DELETE /switchProfiles/{switchProfileId}/vlans` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn delete_switch_profile_vlans(
-        &self,
-        switch_profile_id: &str,
-    ) -> DeleteSwitchProfileVlans<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_PROFILE_VLANS,
-            &[switch_profile_id],
-        );
-        DeleteSwitchProfileVlans { req }
-    }
-    /// Get switch profile VLAN.
-    ///
-    /// Reads one VLAN of a switch profile.
-    ///
-    /// `GET /switchProfiles/{switchProfileId}/vlans/{vlanId}` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Path parameter `vlanId`: Identifier of the VLAN.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn get_switch_profile_vlan(
-        &self,
-        switch_profile_id: &str,
-        vlan_id: &str,
-    ) -> GetSwitchProfileVlan<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_SWITCH_PROFILE_VLAN,
-            &[switch_profile_id, vlan_id],
-        );
-        GetSwitchProfileVlan { req }
-    }
-    /// Update switch profile VLAN.
-    ///
-    /// Updates one VLAN of a switch profile.
-    ///
-    /// `PUT /switchProfiles/{switchProfileId}/vlans/{vlanId}` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Path parameter `vlanId`: Identifier of the VLAN.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn update_switch_profile_vlan(
-        &self,
-        switch_profile_id: &str,
-        vlan_id: &str,
-    ) -> UpdateSwitchProfileVlan<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &UPDATE_SWITCH_PROFILE_VLAN,
-            &[switch_profile_id, vlan_id],
-        );
-        UpdateSwitchProfileVlan { req }
-    }
-    /// Delete switch profile VLAN.
-    ///
-    /// Deletes one VLAN of a switch profile.
-    ///
-    /// `DELETE /switchProfiles/{switchProfileId}/vlans/{vlanId}` on the Network management API.
-    ///
-    /// - Path parameter `switchProfileId`: Identifier of the switch profile.
-    /// - Path parameter `vlanId`: Identifier of the VLAN.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn delete_switch_profile_vlan(
-        &self,
-        switch_profile_id: &str,
-        vlan_id: &str,
-    ) -> DeleteSwitchProfileVlan<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_PROFILE_VLAN,
-            &[switch_profile_id, vlan_id],
-        );
-        DeleteSwitchProfileVlan { req }
-    }
-    /// List CLI templates.
-    ///
-    /// Lists the switch CLI templates.
-    ///
-    /// `GET /cliTemplates` on the Network management API.
-    ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    pub fn list_cli_templates(&self) -> ListCliTemplates<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_CLI_TEMPLATES,
-            &[],
-        );
-        ListCliTemplates { req }
-    }
-    /// Create CLI template.
-    ///
-    /// Creates a switch CLI template.
-    ///
-    /// `POST /cliTemplates` on the Network management API.
-    ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddCliTemplate_1_1).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateCliTemplate::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddCliTemplate_1_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    pub fn create_cli_template(
-        &self,
-        body: &serde_json::Value,
-    ) -> CreateCliTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_CLI_TEMPLATE,
-            &[],
-        );
-        req.json(body);
-        CreateCliTemplate { req }
-    }
-    /// Query CLI templates.
-    ///
-    /// Lists switch CLI templates a page at a time, with optional filters, search and sorting.
-    ///
-    /// `POST /cliTemplates/query` on the Network management API.
-    ///
-    /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml QueryCliTemplates_1_1).
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryCliTemplates::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml QueryCliTemplates_1_1).
-    /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryCliTemplates_1_1).
-    pub fn query_cli_templates(
-        &self,
-        body: &super::common::QueryRequest,
-    ) -> QueryCliTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &QUERY_CLI_TEMPLATES,
-            &[],
-        );
-        req.json(body);
-        QueryCliTemplates { req }
-    }
-    /// Delete CLI templates.
-    ///
-    /// Deletes several switch CLI templates at once.
-    ///
-    /// `DELETE /cliTemplates` on the Network management API.
-    ///
-    /// - Request body (json, required): `array<string>`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml DeleteCliTemplates_1).
-    /// - Response 200: `application/json` `AsyncResult`
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `DeleteCliTemplates::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteCliTemplates_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteCliTemplates_1).
-    pub fn delete_cli_templates(&self, body: &Vec<String>) -> DeleteCliTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_CLI_TEMPLATES,
-            &[],
-        );
-        req.json(body);
-        DeleteCliTemplates { req }
-    }
-    /// Get CLI template.
-    ///
-    /// Reads one CLI template.
-    ///
-    /// `GET /cliTemplates/{cliTemplateId}` on the Network management API.
-    ///
-    /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetCliTemplate::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetCliTemplate_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    pub fn get_cli_template(&self, cli_template_id: &str) -> GetCliTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_CLI_TEMPLATE,
-            &[cli_template_id],
-        );
-        GetCliTemplate { req }
-    }
-    /// Update CLI template.
-    ///
-    /// Updates one CLI template.
-    ///
-    /// `PUT /cliTemplates/{cliTemplateId}` on the Network management API.
-    ///
-    /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateCliTemplate_1_1).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateCliTemplate::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateCliTemplate_1_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    pub fn update_cli_template(
-        &self,
-        cli_template_id: &str,
-        body: &serde_json::Value,
-    ) -> UpdateCliTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &UPDATE_CLI_TEMPLATE,
-            &[cli_template_id],
-        );
-        req.json(body);
-        UpdateCliTemplate { req }
-    }
-    /// Delete CLI template.
-    ///
-    /// Deletes one CLI template.
-    ///
-    /// `DELETE /cliTemplates/{cliTemplateId}` on the Network management API.
-    ///
-    /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
-    /// - Response 200: `application/json` `AsyncResult`
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteCliTemplate::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteCliTemplate_1_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    pub fn delete_cli_template(&self, cli_template_id: &str) -> DeleteCliTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_CLI_TEMPLATE,
-            &[cli_template_id],
-        );
-        DeleteCliTemplate { req }
-    }
-    /// Create web authentication page template.
-    ///
-    /// Creates a web authentication page template for switches.
-    ///
-    /// `POST /webAuthPageTemplates` on the Network management API.
-    ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddWebAuthPageTemplate_1_1).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateWebAuthPageTemplate::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddWebAuthPageTemplate_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    pub fn create_web_auth_page_template(
-        &self,
-        body: &serde_json::Value,
-    ) -> CreateWebAuthPageTemplate<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_WEB_AUTH_PAGE_TEMPLATE,
-            &[],
-        );
-        req.json(body);
-        CreateWebAuthPageTemplate { req }
-    }
-    /// Query web authentication page templates.
-    ///
-    /// Queries the web authentication page templates.
-    ///
-    /// `POST /webAuthPageTemplates/query` on the Network management API.
-    ///
-    /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml QueryWebAuthPageTemplates_1_1).
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryWebAuthPageTemplates::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml QueryWebAuthPageTemplates_1_1).
-    /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    pub fn query_web_auth_page_templates(
-        &self,
-        body: &super::common::QueryRequest,
-    ) -> QueryWebAuthPageTemplates<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &QUERY_WEB_AUTH_PAGE_TEMPLATES,
-            &[],
-        );
-        req.json(body);
-        QueryWebAuthPageTemplates { req }
-    }
-    /// Get web authentication page template.
-    ///
-    /// Reads one web authentication page template.
-    ///
-    /// `GET /webAuthPageTemplates/{templateId}` on the Network management API.
-    ///
-    /// - Path parameter `templateId`: Identifier of the web authentication page template.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetWebAuthPageTemplate::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetWebAuthPageTemplate_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetWebAuthPageTemplate_1_1).
-    pub fn get_web_auth_page_template(
-        &self,
-        template_id: &str,
-    ) -> GetWebAuthPageTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_WEB_AUTH_PAGE_TEMPLATE,
-            &[template_id],
-        );
-        GetWebAuthPageTemplate { req }
-    }
-    /// Delete web authentication page template.
-    ///
-    /// Deletes one web authentication page template.
-    ///
-    /// `DELETE /webAuthPageTemplates/{templateId}` on the Network management API.
-    ///
-    /// - Path parameter `templateId`: Identifier of the web authentication page template.
-    /// - Response 200: `application/json` `AsyncResult`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteWebAuthPageTemplate::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteWebAuthPageTemplate_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteWebAuthPageTemplate_1_1).
-    pub fn delete_web_auth_page_template(
-        &self,
-        template_id: &str,
-    ) -> DeleteWebAuthPageTemplate<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_WEB_AUTH_PAGE_TEMPLATE,
-            &[template_id],
-        );
-        DeleteWebAuthPageTemplate { req }
-    }
-    /// List switches of a web authentication page template.
-    ///
-    /// Lists the switches that use a web authentication page template.
-    ///
-    /// `GET /webAuthPageTemplates/{templateId}/switches` on the Network management API.
-    ///
-    /// - Path parameter `templateId`: Identifier of the web authentication page template.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ListWebAuthPageTemplateSwitches::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetWebAuthPageTemplateSwitchInfo_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
-    pub fn list_web_auth_page_template_switches(
-        &self,
-        template_id: &str,
-    ) -> ListWebAuthPageTemplateSwitches<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES,
-            &[template_id],
-        );
-        ListWebAuthPageTemplateSwitches {
-            req,
-        }
-    }
-    /// List switches (venue-less).
-    ///
-    /// Lists the switches. Venue-less legacy form.
-    ///
-    /// `GET /switches` on the Network management API.
-    ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switches (`GET /venues/{venueId}/switches`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switches (`GET /venues/{venueId}/switches`)."
-    )]
-    pub fn list_switches_legacy(&self) -> ListSwitchesLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_SWITCHES_LEGACY,
-            &[],
-        );
-        ListSwitchesLegacy { req }
-    }
-    /// Add switches (venue-less).
-    ///
-    /// Adds switches. Venue-less legacy form.
-    ///
-    /// `POST /switches` on the Network management API.
-    ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch (`POST /venues/{venueId}/switches`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch (`POST /venues/{venueId}/switches`)."
-    )]
-    pub fn create_switch_legacy(&self) -> CreateSwitchLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_SWITCH_LEGACY,
-            &[],
-        );
-        CreateSwitchLegacy { req }
-    }
-    /// Delete switches (venue-less).
-    ///
-    /// Deletes switches. Venue-less legacy form.
-    ///
-    /// `DELETE /switches` on the Network management API.
-    ///
-    /// - Request body (json, required): `array<string>`
-    ///   Provenance: inferred (body of the venue form delete_venue_switches (reference: switch_service_api-0.4.0.yaml DeleteMultipleSwitches), which this path mirrors).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switches (`DELETE /venues/{venueId}/switches`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switches (`DELETE /venues/{venueId}/switches`)."
-    )]
-    pub fn delete_switches_legacy(
-        &self,
-        body: &Vec<String>,
-    ) -> DeleteSwitchesLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCHES_LEGACY,
-            &[],
-        );
-        req.json(body);
-        DeleteSwitchesLegacy { req }
-    }
-    /// Get switch (venue-less).
-    ///
-    /// Reads one switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` `Switch`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch (`GET /venues/{venueId}/switches/{switchId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch (`GET /venues/{venueId}/switches/{switchId}`)."
-    )]
-    pub fn get_switch_legacy(&self, switch_id: &str) -> GetSwitchLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_SWITCH_LEGACY,
-            &[switch_id],
-        );
-        GetSwitchLegacy { req }
-    }
-    /// Update switch (venue-less).
-    ///
-    /// Updates one switch. Venue-less legacy form.
-    ///
-    /// `PUT /switches/{switchId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch (`PUT /venues/{venueId}/switches/{switchId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch (`PUT /venues/{venueId}/switches/{switchId}`)."
-    )]
-    pub fn update_switch_legacy(&self, switch_id: &str) -> UpdateSwitchLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &UPDATE_SWITCH_LEGACY,
-            &[switch_id],
-        );
-        UpdateSwitchLegacy { req }
-    }
-    /// Post switch (venue-less).
-    ///
-    /// POST on one switch; the document does not say what it does beyond the method and path. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form add_venue_switch (`POST /venues/{venueId}/switches/{switchId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form add_venue_switch (`POST /venues/{venueId}/switches/{switchId}`)."
-    )]
-    pub fn add_switch_legacy(&self, switch_id: &str) -> AddSwitchLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &ADD_SWITCH_LEGACY,
-            &[switch_id],
-        );
-        AddSwitchLegacy { req }
-    }
-    /// Delete switch (venue-less).
-    ///
-    /// Deletes one switch. Venue-less legacy form.
-    ///
-    /// `DELETE /switches/{switchId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch (`DELETE /venues/{venueId}/switches/{switchId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch (`DELETE /venues/{venueId}/switches/{switchId}`)."
-    )]
-    pub fn delete_switch_legacy(&self, switch_id: &str) -> DeleteSwitchLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_LEGACY,
-            &[switch_id],
-        );
-        DeleteSwitchLegacy { req }
-    }
-    /// Update switch positions (venue-less).
-    ///
-    /// Updates the position of the switch. Venue-less legacy form.
-    ///
-    /// `PUT /switches/{switchId}/positions` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_positions (`PUT /venues/{venueId}/switches/{switchId}/positions`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_positions (`PUT /venues/{venueId}/switches/{switchId}/positions`)."
-    )]
-    pub fn update_switch_positions_legacy(
-        &self,
-        switch_id: &str,
-    ) -> UpdateSwitchPositionsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &UPDATE_SWITCH_POSITIONS_LEGACY,
-            &[switch_id],
-        );
-        UpdateSwitchPositionsLegacy { req }
-    }
-    /// Get switch port settings (venue-less).
-    ///
-    /// Reads the port settings of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/portSettings` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_port_settings (`GET /venues/{venueId}/switches/{switchId}/portSettings`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_port_settings (`GET /venues/{venueId}/switches/{switchId}/portSettings`)."
-    )]
-    pub fn get_switch_port_settings_legacy(
-        &self,
-        switch_id: &str,
-    ) -> GetSwitchPortSettingsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_SWITCH_PORT_SETTINGS_LEGACY,
-            &[switch_id],
-        );
-        GetSwitchPortSettingsLegacy { req }
-    }
-    /// Update switch port settings (venue-less).
-    ///
-    /// Updates the port settings of a switch. Venue-less legacy form.
-    ///
-    /// `PUT /switches/{switchId}/portSettings` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_port_settings (`PUT /venues/{venueId}/switches/{switchId}/portSettings`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_port_settings (`PUT /venues/{venueId}/switches/{switchId}/portSettings`)."
-    )]
-    pub fn update_switch_port_settings_legacy(
-        &self,
-        switch_id: &str,
-    ) -> UpdateSwitchPortSettingsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &UPDATE_SWITCH_PORT_SETTINGS_LEGACY,
-            &[switch_id],
-        );
-        UpdateSwitchPortSettingsLegacy {
-            req,
-        }
-    }
-    /// Post switch port settings (venue-less).
-    ///
-    /// POST on the port settings of a switch; purpose not shown beyond the method and path. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/portSettings` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_port_settings (`POST /venues/{venueId}/switches/{switchId}/portSettings`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_port_settings (`POST /venues/{venueId}/switches/{switchId}/portSettings`)."
-    )]
-    pub fn create_switch_port_settings_legacy(
-        &self,
-        switch_id: &str,
-    ) -> CreateSwitchPortSettingsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_SWITCH_PORT_SETTINGS_LEGACY,
-            &[switch_id],
-        );
-        CreateSwitchPortSettingsLegacy {
-            req,
-        }
-    }
-    /// List switch VLANs (venue-less).
-    ///
-    /// Lists the VLANs of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/vlans` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlans (`GET /venues/{venueId}/switches/{switchId}/vlans`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlans (`GET /venues/{venueId}/switches/{switchId}/vlans`)."
-    )]
-    pub fn list_switch_vlans_legacy(
-        &self,
-        switch_id: &str,
-    ) -> ListSwitchVlansLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_SWITCH_VLANS_LEGACY,
-            &[switch_id],
-        );
-        ListSwitchVlansLegacy { req }
-    }
-    /// Add switch VLAN (venue-less).
-    ///
-    /// Adds VLAN configuration to a switch. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/vlans` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_vlan (`POST /venues/{venueId}/switches/{switchId}/vlans`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_vlan (`POST /venues/{venueId}/switches/{switchId}/vlans`)."
-    )]
-    pub fn create_switch_vlan_legacy(
-        &self,
-        switch_id: &str,
-    ) -> CreateSwitchVlanLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_SWITCH_VLAN_LEGACY,
-            &[switch_id],
-        );
-        CreateSwitchVlanLegacy { req }
-    }
-    /// Delete switch VLANs (venue-less).
-    ///
-    /// Deletes VLANs of a switch. Venue-less legacy form.
-    ///
-    /// `DELETE /switches/{switchId}/vlans` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): `array<string>`
-    ///   Provenance: inferred (body of the venue form delete_venue_switch_vlans (reference: switch_service_api-0.4.0.yaml DeleteSwitchVlans), which this path mirrors).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlans (`DELETE /venues/{venueId}/switches/{switchId}/vlans`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlans (`DELETE /venues/{venueId}/switches/{switchId}/vlans`)."
-    )]
-    pub fn delete_switch_vlans_legacy(
-        &self,
-        switch_id: &str,
-        body: &Vec<String>,
-    ) -> DeleteSwitchVlansLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_VLANS_LEGACY,
-            &[switch_id],
-        );
-        req.json(body);
-        DeleteSwitchVlansLegacy { req }
-    }
-    /// Get switch VLAN (venue-less).
-    ///
-    /// Reads one VLAN of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/vlans/{vlanId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `vlanId`: Identifier of the VLAN.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_vlan (`GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_vlan (`GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
-    )]
-    pub fn get_switch_vlan_legacy(
-        &self,
-        switch_id: &str,
-        vlan_id: &str,
-    ) -> GetSwitchVlanLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_SWITCH_VLAN_LEGACY,
-            &[switch_id, vlan_id],
-        );
-        GetSwitchVlanLegacy { req }
-    }
-    /// Update switch VLAN (venue-less).
-    ///
-    /// Updates one VLAN of a switch. Venue-less legacy form.
-    ///
-    /// `PUT /switches/{switchId}/vlans/{vlanId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `vlanId`: Identifier of the VLAN.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_vlan (`PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_vlan (`PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
-    )]
-    pub fn update_switch_vlan_legacy(
-        &self,
-        switch_id: &str,
-        vlan_id: &str,
-    ) -> UpdateSwitchVlanLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &UPDATE_SWITCH_VLAN_LEGACY,
-            &[switch_id, vlan_id],
-        );
-        UpdateSwitchVlanLegacy { req }
-    }
-    /// Delete switch VLAN (venue-less).
-    ///
-    /// Deletes one VLAN of a switch. Venue-less legacy form.
-    ///
-    /// `DELETE /switches/{switchId}/vlans/{vlanId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `vlanId`: Identifier of the VLAN.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlan (`DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlan (`DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
-    )]
-    pub fn delete_switch_vlan_legacy(
-        &self,
-        switch_id: &str,
-        vlan_id: &str,
-    ) -> DeleteSwitchVlanLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_VLAN_LEGACY,
-            &[switch_id, vlan_id],
-        );
-        DeleteSwitchVlanLegacy { req }
-    }
-    /// List switch VE ports (venue-less).
-    ///
-    /// Lists the VE ports of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/vePorts` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_ve_ports (`GET /venues/{venueId}/switches/{switchId}/vePorts`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_ve_ports (`GET /venues/{venueId}/switches/{switchId}/vePorts`)."
-    )]
-    pub fn list_switch_ve_ports_legacy(
-        &self,
-        switch_id: &str,
-    ) -> ListSwitchVePortsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_SWITCH_VE_PORTS_LEGACY,
-            &[switch_id],
-        );
-        ListSwitchVePortsLegacy { req }
-    }
-    /// Add switch VE port (venue-less).
-    ///
-    /// Adds VE port configuration to a switch. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/vePorts` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_ve_port (`POST /venues/{venueId}/switches/{switchId}/vePorts`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_ve_port (`POST /venues/{venueId}/switches/{switchId}/vePorts`)."
-    )]
-    pub fn create_switch_ve_port_legacy(
-        &self,
-        switch_id: &str,
-    ) -> CreateSwitchVePortLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_SWITCH_VE_PORT_LEGACY,
-            &[switch_id],
-        );
-        CreateSwitchVePortLegacy { req }
-    }
-    /// Delete switch VE ports (venue-less).
-    ///
-    /// Deletes VE ports of a switch. Venue-less legacy form.
-    ///
-    /// `DELETE /switches/{switchId}/vePorts` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): `array<string>`
-    ///   Provenance: inferred (body of the venue form delete_venue_switch_ve_ports (reference: switch_service_api-0.4.0.yaml DeleteVePorts), which this path mirrors).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_ports (`DELETE /venues/{venueId}/switches/{switchId}/vePorts`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_ports (`DELETE /venues/{venueId}/switches/{switchId}/vePorts`)."
-    )]
-    pub fn delete_switch_ve_ports_legacy(
-        &self,
-        switch_id: &str,
-        body: &Vec<String>,
-    ) -> DeleteSwitchVePortsLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_VE_PORTS_LEGACY,
-            &[switch_id],
-        );
-        req.json(body);
-        DeleteSwitchVePortsLegacy { req }
-    }
-    /// Get switch VE port (venue-less).
-    ///
-    /// Reads one VE port of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/vePorts/{vePortId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `vePortId`: Identifier of the VE port.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_ve_port (`GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_ve_port (`GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
-    )]
-    pub fn get_switch_ve_port_legacy(
-        &self,
-        switch_id: &str,
-        ve_port_id: &str,
-    ) -> GetSwitchVePortLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_SWITCH_VE_PORT_LEGACY,
-            &[switch_id, ve_port_id],
-        );
-        GetSwitchVePortLegacy { req }
-    }
-    /// Update switch VE port (venue-less).
-    ///
-    /// Updates one VE port of a switch. Venue-less legacy form.
-    ///
-    /// `PUT /switches/{switchId}/vePorts/{vePortId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `vePortId`: Identifier of the VE port.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_ve_port (`PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_ve_port (`PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
-    )]
-    pub fn update_switch_ve_port_legacy(
-        &self,
-        switch_id: &str,
-        ve_port_id: &str,
-    ) -> UpdateSwitchVePortLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &UPDATE_SWITCH_VE_PORT_LEGACY,
-            &[switch_id, ve_port_id],
-        );
-        UpdateSwitchVePortLegacy { req }
-    }
-    /// Delete switch VE port (venue-less).
-    ///
-    /// Deletes one VE port of a switch. Venue-less legacy form.
-    ///
-    /// `DELETE /switches/{switchId}/vePorts/{vePortId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `vePortId`: Identifier of the VE port.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_port (`DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_port (`DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
-    )]
-    pub fn delete_switch_ve_port_legacy(
-        &self,
-        switch_id: &str,
-        ve_port_id: &str,
-    ) -> DeleteSwitchVePortLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_VE_PORT_LEGACY,
-            &[switch_id, ve_port_id],
-        );
-        DeleteSwitchVePortLegacy { req }
-    }
-    /// List switch static routes (venue-less).
-    ///
-    /// Lists the static routes of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/staticRoutes` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_static_routes (`GET /venues/{venueId}/switches/{switchId}/staticRoutes`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_static_routes (`GET /venues/{venueId}/switches/{switchId}/staticRoutes`)."
-    )]
-    pub fn list_switch_static_routes_legacy(
-        &self,
-        switch_id: &str,
-    ) -> ListSwitchStaticRoutesLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_SWITCH_STATIC_ROUTES_LEGACY,
-            &[switch_id],
-        );
-        ListSwitchStaticRoutesLegacy {
-            req,
-        }
-    }
-    /// Add switch static route (venue-less).
-    ///
-    /// Adds static route configuration to a switch. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/staticRoutes` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_static_route (`POST /venues/{venueId}/switches/{switchId}/staticRoutes`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_static_route (`POST /venues/{venueId}/switches/{switchId}/staticRoutes`)."
-    )]
-    pub fn create_switch_static_route_legacy(
-        &self,
-        switch_id: &str,
-    ) -> CreateSwitchStaticRouteLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_SWITCH_STATIC_ROUTE_LEGACY,
-            &[switch_id],
-        );
-        CreateSwitchStaticRouteLegacy {
-            req,
-        }
-    }
-    /// Delete switch static routes (venue-less).
-    ///
-    /// Deletes static routes of a switch. Venue-less legacy form.
-    ///
-    /// `DELETE /switches/{switchId}/staticRoutes` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): `array<string>`
-    ///   Provenance: inferred (body of the venue form delete_venue_switch_static_routes (reference: switch_service_api-0.4.0.yaml DeleteStaticRoutes), which this path mirrors).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_routes (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_routes (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes`)."
-    )]
-    pub fn delete_switch_static_routes_legacy(
-        &self,
-        switch_id: &str,
-        body: &Vec<String>,
-    ) -> DeleteSwitchStaticRoutesLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_STATIC_ROUTES_LEGACY,
-            &[switch_id],
-        );
-        req.json(body);
-        DeleteSwitchStaticRoutesLegacy {
-            req,
-        }
-    }
-    /// Get switch static route (venue-less).
-    ///
-    /// Reads one static route of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `staticRouteId`: Identifier of the static route.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_static_route (`GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_static_route (`GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
-    )]
-    pub fn get_switch_static_route_legacy(
-        &self,
-        switch_id: &str,
-        static_route_id: &str,
-    ) -> GetSwitchStaticRouteLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_SWITCH_STATIC_ROUTE_LEGACY,
-            &[switch_id, static_route_id],
-        );
-        GetSwitchStaticRouteLegacy { req }
-    }
-    /// Update switch static route (venue-less).
-    ///
-    /// Updates one static route of a switch. Venue-less legacy form.
-    ///
-    /// `PUT /switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `staticRouteId`: Identifier of the static route.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_static_route (`PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_static_route (`PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
-    )]
-    pub fn update_switch_static_route_legacy(
-        &self,
-        switch_id: &str,
-        static_route_id: &str,
-    ) -> UpdateSwitchStaticRouteLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &UPDATE_SWITCH_STATIC_ROUTE_LEGACY,
-            &[switch_id, static_route_id],
-        );
-        UpdateSwitchStaticRouteLegacy {
-            req,
-        }
-    }
-    /// Delete switch static route (venue-less).
-    ///
-    /// Deletes one static route of a switch. Venue-less legacy form.
-    ///
-    /// `DELETE /switches/{switchId}/staticRoutes/{staticRouteId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `staticRouteId`: Identifier of the static route.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_route (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_route (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
-    )]
-    pub fn delete_switch_static_route_legacy(
-        &self,
-        switch_id: &str,
-        static_route_id: &str,
-    ) -> DeleteSwitchStaticRouteLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_STATIC_ROUTE_LEGACY,
-            &[switch_id, static_route_id],
-        );
-        DeleteSwitchStaticRouteLegacy {
-            req,
-        }
-    }
-    /// List switch LAGs (venue-less).
-    ///
-    /// Lists the LAGs of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/lags` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_lags (`GET /venues/{venueId}/switches/{switchId}/lags`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_lags (`GET /venues/{venueId}/switches/{switchId}/lags`)."
-    )]
-    pub fn list_switch_lags_legacy(&self, switch_id: &str) -> ListSwitchLagsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_SWITCH_LAGS_LEGACY,
-            &[switch_id],
-        );
-        ListSwitchLagsLegacy { req }
-    }
-    /// Add switch LAG (venue-less).
-    ///
-    /// Adds LAG configuration to a switch. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/lags` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_lag (`POST /venues/{venueId}/switches/{switchId}/lags`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_lag (`POST /venues/{venueId}/switches/{switchId}/lags`)."
-    )]
-    pub fn create_switch_lag_legacy(
-        &self,
-        switch_id: &str,
-    ) -> CreateSwitchLagLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_SWITCH_LAG_LEGACY,
-            &[switch_id],
-        );
-        CreateSwitchLagLegacy { req }
-    }
-    /// Delete switch LAGs (venue-less).
-    ///
-    /// Deletes LAGs of a switch. Venue-less legacy form.
-    ///
-    /// `DELETE /switches/{switchId}/lags` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): `array<string>`
-    ///   Provenance: inferred (body of the venue form delete_venue_switch_lags (reference: switch_service_api-0.4.0.yaml DeleteLags), which this path mirrors).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lags (`DELETE /venues/{venueId}/switches/{switchId}/lags`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lags (`DELETE /venues/{venueId}/switches/{switchId}/lags`)."
-    )]
-    pub fn delete_switch_lags_legacy(
-        &self,
-        switch_id: &str,
-        body: &Vec<String>,
-    ) -> DeleteSwitchLagsLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_LAGS_LEGACY,
-            &[switch_id],
-        );
-        req.json(body);
-        DeleteSwitchLagsLegacy { req }
-    }
-    /// Get switch LAG (venue-less).
-    ///
-    /// Reads one LAG of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/lags/{lagId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `lagId`: Identifier of the link aggregation group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_lag (`GET /venues/{venueId}/switches/{switchId}/lags/{lagId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name lagId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_lag (`GET /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
-    )]
-    pub fn get_switch_lag_legacy(
-        &self,
-        switch_id: &str,
-        lag_id: &str,
-    ) -> GetSwitchLagLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_SWITCH_LAG_LEGACY,
-            &[switch_id, lag_id],
-        );
-        GetSwitchLagLegacy { req }
-    }
-    /// Update switch LAG (venue-less).
-    ///
-    /// Updates one LAG of a switch. Venue-less legacy form.
-    ///
-    /// `PUT /switches/{switchId}/lags/{lagId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `lagId`: Identifier of the link aggregation group.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_lag (`PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name lagId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_lag (`PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
-    )]
-    pub fn update_switch_lag_legacy(
-        &self,
-        switch_id: &str,
-        lag_id: &str,
-    ) -> UpdateSwitchLagLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &UPDATE_SWITCH_LAG_LEGACY,
-            &[switch_id, lag_id],
-        );
-        UpdateSwitchLagLegacy { req }
-    }
-    /// Delete switch LAG (venue-less).
-    ///
-    /// Deletes one LAG of a switch. Venue-less legacy form.
-    ///
-    /// `DELETE /switches/{switchId}/lags/{lagId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `lagId`: Identifier of the link aggregation group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lag (`DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name lagId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lag (`DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
-    )]
-    pub fn delete_switch_lag_legacy(
-        &self,
-        switch_id: &str,
-        lag_id: &str,
-    ) -> DeleteSwitchLagLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_LAG_LEGACY,
-            &[switch_id, lag_id],
-        );
-        DeleteSwitchLagLegacy { req }
-    }
-    /// List switch DHCP servers (venue-less).
-    ///
-    /// Lists the DHCP servers of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/dhcpServers` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_dhcp_servers (`GET /venues/{venueId}/switches/{switchId}/dhcpServers`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_dhcp_servers (`GET /venues/{venueId}/switches/{switchId}/dhcpServers`)."
-    )]
-    pub fn list_switch_dhcp_servers_legacy(
-        &self,
-        switch_id: &str,
-    ) -> ListSwitchDhcpServersLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_SWITCH_DHCP_SERVERS_LEGACY,
-            &[switch_id],
-        );
-        ListSwitchDhcpServersLegacy { req }
-    }
-    /// Add switch DHCP server (venue-less).
-    ///
-    /// Adds DHCP server configuration to a switch. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/dhcpServers` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_dhcp_server (`POST /venues/{venueId}/switches/{switchId}/dhcpServers`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_dhcp_server (`POST /venues/{venueId}/switches/{switchId}/dhcpServers`)."
-    )]
-    pub fn create_switch_dhcp_server_legacy(
-        &self,
-        switch_id: &str,
-    ) -> CreateSwitchDhcpServerLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_SWITCH_DHCP_SERVER_LEGACY,
-            &[switch_id],
-        );
-        CreateSwitchDhcpServerLegacy {
-            req,
-        }
-    }
-    /// Delete switch DHCP servers (venue-less).
-    ///
-    /// Deletes DHCP servers of a switch. Venue-less legacy form.
-    ///
-    /// `DELETE /switches/{switchId}/dhcpServers` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): `array<string>`
-    ///   Provenance: inferred (body of the venue form delete_venue_switch_dhcp_servers (reference: switch_service_api-0.4.0.yaml DeleteSwitchDhcpServerSettings), which this path mirrors).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_servers (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_servers (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers`)."
-    )]
-    pub fn delete_switch_dhcp_servers_legacy(
-        &self,
-        switch_id: &str,
-        body: &Vec<String>,
-    ) -> DeleteSwitchDhcpServersLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_DHCP_SERVERS_LEGACY,
-            &[switch_id],
-        );
-        req.json(body);
-        DeleteSwitchDhcpServersLegacy {
-            req,
-        }
-    }
-    /// Get switch DHCP server (venue-less).
-    ///
-    /// Reads one DHCP server of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_dhcp_server (`GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_dhcp_server (`GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
-    )]
-    pub fn get_switch_dhcp_server_legacy(
-        &self,
-        switch_id: &str,
-        dhcp_server_id: &str,
-    ) -> GetSwitchDhcpServerLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_SWITCH_DHCP_SERVER_LEGACY,
-            &[switch_id, dhcp_server_id],
-        );
-        GetSwitchDhcpServerLegacy { req }
-    }
-    /// Update switch DHCP server (venue-less).
-    ///
-    /// Updates one DHCP server of a switch. Venue-less legacy form.
-    ///
-    /// `PUT /switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_dhcp_server (`PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_dhcp_server (`PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
-    )]
-    pub fn update_switch_dhcp_server_legacy(
-        &self,
-        switch_id: &str,
-        dhcp_server_id: &str,
-    ) -> UpdateSwitchDhcpServerLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &UPDATE_SWITCH_DHCP_SERVER_LEGACY,
-            &[switch_id, dhcp_server_id],
-        );
-        UpdateSwitchDhcpServerLegacy {
-            req,
-        }
-    }
-    /// Delete switch DHCP server (venue-less).
-    ///
-    /// Deletes one DHCP server of a switch. Venue-less legacy form.
-    ///
-    /// `DELETE /switches/{switchId}/dhcpServers/{dhcpServerId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_server (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading); placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_server (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
-    )]
-    pub fn delete_switch_dhcp_server_legacy(
-        &self,
-        switch_id: &str,
-        dhcp_server_id: &str,
-    ) -> DeleteSwitchDhcpServerLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_DHCP_SERVER_LEGACY,
-            &[switch_id, dhcp_server_id],
-        );
-        DeleteSwitchDhcpServerLegacy {
-            req,
-        }
-    }
-    /// Query switch VLANs (venue-less).
-    ///
-    /// Queries the VLANs of a switch. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/vlans/query` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_vlans (`POST /venues/{venueId}/switches/{switchId}/vlans/query`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_vlans (`POST /venues/{venueId}/switches/{switchId}/vlans/query`)."
-    )]
-    pub fn query_switch_vlans_legacy(
-        &self,
-        switch_id: &str,
-    ) -> QuerySwitchVlansLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &QUERY_SWITCH_VLANS_LEGACY,
-            &[switch_id],
-        );
-        QuerySwitchVlansLegacy { req }
-    }
-    /// Query switch VE ports (venue-less).
-    ///
-    /// Queries the VE ports of a switch. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/vePorts/query` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_ve_ports (`POST /venues/{venueId}/switches/{switchId}/vePorts/query`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_ve_ports (`POST /venues/{venueId}/switches/{switchId}/vePorts/query`)."
-    )]
-    pub fn query_switch_ve_ports_legacy(
-        &self,
-        switch_id: &str,
-    ) -> QuerySwitchVePortsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &QUERY_SWITCH_VE_PORTS_LEGACY,
-            &[switch_id],
-        );
-        QuerySwitchVePortsLegacy { req }
-    }
-    /// Query switch DHCP servers (venue-less).
-    ///
-    /// Queries the DHCP servers of a switch. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/dhcpServers/query` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_dhcp_servers (`POST /venues/{venueId}/switches/{switchId}/dhcpServers/query`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_dhcp_servers (`POST /venues/{venueId}/switches/{switchId}/dhcpServers/query`)."
-    )]
-    pub fn query_switch_dhcp_servers_legacy(
-        &self,
-        switch_id: &str,
-    ) -> QuerySwitchDhcpServersLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &QUERY_SWITCH_DHCP_SERVERS_LEGACY,
-            &[switch_id],
-        );
-        QuerySwitchDhcpServersLegacy {
-            req,
-        }
-    }
-    /// Query switch ACLs (venue-less).
-    ///
-    /// Queries the ACLs of a switch. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/acls/query` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_acls (`POST /venues/{venueId}/switches/{switchId}/acls/query`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_acls (`POST /venues/{venueId}/switches/{switchId}/acls/query`)."
-    )]
-    pub fn query_switch_acls_legacy(
-        &self,
-        switch_id: &str,
-    ) -> QuerySwitchAclsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &QUERY_SWITCH_ACLS_LEGACY,
-            &[switch_id],
-        );
-        QuerySwitchAclsLegacy { req }
-    }
-    /// Query switch configuration backups (venue-less).
-    ///
-    /// Queries the configuration backups of a switch. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/configBackups/query` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_backups (`POST /venues/{venueId}/switches/{switchId}/configBackups/query`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_backups (`POST /venues/{venueId}/switches/{switchId}/configBackups/query`)."
-    )]
-    pub fn query_switch_config_backups_legacy(
-        &self,
-        switch_id: &str,
-    ) -> QuerySwitchConfigBackupsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &QUERY_SWITCH_CONFIG_BACKUPS_LEGACY,
-            &[switch_id],
-        );
-        QuerySwitchConfigBackupsLegacy {
-            req,
-        }
-    }
-    /// List switch ACLs (venue-less).
-    ///
-    /// Lists the ACLs of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/acls` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acls (`GET /venues/{venueId}/switches/{switchId}/acls`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acls (`GET /venues/{venueId}/switches/{switchId}/acls`)."
-    )]
-    pub fn list_switch_acls_legacy(&self, switch_id: &str) -> ListSwitchAclsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_SWITCH_ACLS_LEGACY,
-            &[switch_id],
-        );
-        ListSwitchAclsLegacy { req }
-    }
-    /// List switch ACL unions (venue-less).
-    ///
-    /// Lists the combined ACLs of a switch (aclUnions). Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/aclUnions` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acl_unions (`GET /venues/{venueId}/switches/{switchId}/aclUnions`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acl_unions (`GET /venues/{venueId}/switches/{switchId}/aclUnions`)."
-    )]
-    pub fn list_switch_acl_unions_legacy(
-        &self,
-        switch_id: &str,
-    ) -> ListSwitchAclUnionsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_SWITCH_ACL_UNIONS_LEGACY,
-            &[switch_id],
-        );
-        ListSwitchAclUnionsLegacy { req }
-    }
-    /// List switch VLAN unions (venue-less).
-    ///
-    /// Lists the combined VLANs of a switch (vlanUnions). Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/vlanUnions` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlan_unions (`GET /venues/{venueId}/switches/{switchId}/vlanUnions`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlan_unions (`GET /venues/{venueId}/switches/{switchId}/vlanUnions`)."
-    )]
-    pub fn list_switch_vlan_unions_legacy(
-        &self,
-        switch_id: &str,
-    ) -> ListSwitchVlanUnionsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_SWITCH_VLAN_UNIONS_LEGACY,
-            &[switch_id],
-        );
-        ListSwitchVlanUnionsLegacy { req }
-    }
-    /// Sync or reboot switch (venue-less).
-    ///
-    /// Asks the switch to synchronize or to reboot. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/deviceRequests` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_device_request (`POST /venues/{venueId}/switches/{switchId}/deviceRequests`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_device_request (`POST /venues/{venueId}/switches/{switchId}/deviceRequests`)."
-    )]
-    pub fn create_switch_device_request_legacy(
-        &self,
-        switch_id: &str,
-    ) -> CreateSwitchDeviceRequestLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_SWITCH_DEVICE_REQUEST_LEGACY,
-            &[switch_id],
-        );
-        CreateSwitchDeviceRequestLegacy {
-            req,
-        }
-    }
-    /// Change switch DHCP server state (venue-less).
-    ///
-    /// Changes the state of the switch's DHCP service. Venue-less legacy form.
-    ///
-    /// `PATCH /switches/{switchId}/dhcpServerStates` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_dhcp_server_states (`PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_dhcp_server_states (`PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates`)."
-    )]
-    pub fn patch_switch_dhcp_server_states_legacy(
-        &self,
-        switch_id: &str,
-    ) -> PatchSwitchDhcpServerStatesLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY,
-            &[switch_id],
-        );
-        PatchSwitchDhcpServerStatesLegacy {
-            req,
-        }
-    }
-    /// Query switch configuration history (venue-less).
-    ///
-    /// Queries the configuration history details of a switch. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/configHistDetails/query` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `SwitchConfigHistoryPage`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Pagination: `query_body`, items in `list`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_hist_details (`POST /venues/{venueId}/switches/{switchId}/configHistDetails/query`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_hist_details (`POST /venues/{venueId}/switches/{switchId}/configHistDetails/query`)."
-    )]
-    pub fn query_switch_config_hist_details_legacy(
-        &self,
-        switch_id: &str,
-    ) -> QuerySwitchConfigHistDetailsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY,
-            &[switch_id],
-        );
-        QuerySwitchConfigHistDetailsLegacy {
-            req,
-        }
-    }
-    /// List configuration history of a transaction (venue-less).
-    ///
-    /// Reads the configuration history details of one configuration transaction of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/transactions/{transactionId}/configHistDetails` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `transactionId`: Identifier of the configuration transaction.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_transaction_config_hist_details (`GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_transaction_config_hist_details (`GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails`)."
-    )]
-    pub fn list_switch_transaction_config_hist_details_legacy(
-        &self,
-        switch_id: &str,
-        transaction_id: &str,
-    ) -> ListSwitchTransactionConfigHistDetailsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY,
-            &[switch_id, transaction_id],
-        );
-        ListSwitchTransactionConfigHistDetailsLegacy {
-            req,
-        }
-    }
-    /// List switch configuration backups (venue-less).
-    ///
-    /// Lists the configuration backups of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/configBackups` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_config_backups (`GET /venues/{venueId}/switches/{switchId}/configBackups`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_config_backups (`GET /venues/{venueId}/switches/{switchId}/configBackups`)."
-    )]
-    pub fn list_switch_config_backups_legacy(
-        &self,
-        switch_id: &str,
-    ) -> ListSwitchConfigBackupsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_SWITCH_CONFIG_BACKUPS_LEGACY,
-            &[switch_id],
-        );
-        ListSwitchConfigBackupsLegacy {
-            req,
-        }
-    }
-    /// Back up switch configuration (venue-less).
-    ///
-    /// Creates a configuration backup of a switch. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/configBackups` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup (`POST /venues/{venueId}/switches/{switchId}/configBackups`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup (`POST /venues/{venueId}/switches/{switchId}/configBackups`)."
-    )]
-    pub fn create_switch_config_backup_legacy(
-        &self,
-        switch_id: &str,
-    ) -> CreateSwitchConfigBackupLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_SWITCH_CONFIG_BACKUP_LEGACY,
-            &[switch_id],
-        );
-        CreateSwitchConfigBackupLegacy {
-            req,
-        }
-    }
-    /// Delete switch configuration backups (venue-less).
-    ///
-    /// Deletes configuration backups of a switch. Venue-less legacy form.
-    ///
-    /// `DELETE /switches/{switchId}/configBackups` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, required): `array<string>`
-    ///   Provenance: inferred (body of the venue form delete_venue_switch_config_backups (reference: switch_service_api-0.4.0.yaml DeleteSwitchConfigBackups), which this path mirrors).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backups (`DELETE /venues/{venueId}/switches/{switchId}/configBackups`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backups (`DELETE /venues/{venueId}/switches/{switchId}/configBackups`)."
-    )]
-    pub fn delete_switch_config_backups_legacy(
-        &self,
-        switch_id: &str,
-        body: &Vec<String>,
-    ) -> DeleteSwitchConfigBackupsLegacy<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_CONFIG_BACKUPS_LEGACY,
-            &[switch_id],
-        );
-        req.json(body);
-        DeleteSwitchConfigBackupsLegacy {
-            req,
-        }
-    }
-    /// Get switch configuration backup (venue-less).
-    ///
-    /// Reads one configuration backup of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `configBackupId`: Identifier of the configuration backup.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
-    )]
-    pub fn get_switch_config_backup_legacy(
-        &self,
-        switch_id: &str,
-        config_backup_id: &str,
-    ) -> GetSwitchConfigBackupLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_SWITCH_CONFIG_BACKUP_LEGACY,
-            &[switch_id, config_backup_id],
-        );
-        GetSwitchConfigBackupLegacy { req }
-    }
-    /// Delete switch configuration backup (venue-less).
-    ///
-    /// Deletes one configuration backup of a switch. Venue-less legacy form.
-    ///
-    /// `DELETE /switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `configBackupId`: Identifier of the configuration backup.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backup (`DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backup (`DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
-    )]
-    pub fn delete_switch_config_backup_legacy(
-        &self,
-        switch_id: &str,
-        config_backup_id: &str,
-    ) -> DeleteSwitchConfigBackupLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &DELETE_SWITCH_CONFIG_BACKUP_LEGACY,
-            &[switch_id, config_backup_id],
-        );
-        DeleteSwitchConfigBackupLegacy {
-            req,
-        }
-    }
-    /// Restore switch configuration backup (venue-less).
-    ///
-    /// Restores the switch configuration from this backup. Venue-less legacy form.
-    ///
-    /// `PATCH /switches/{switchId}/configBackups/{configBackupId}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `configBackupId`: Identifier of the configuration backup.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_config_backup (`PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_config_backup (`PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
-    )]
-    pub fn patch_switch_config_backup_legacy(
-        &self,
-        switch_id: &str,
-        config_backup_id: &str,
-    ) -> PatchSwitchConfigBackupLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &PATCH_SWITCH_CONFIG_BACKUP_LEGACY,
-            &[switch_id, config_backup_id],
-        );
-        PatchSwitchConfigBackupLegacy {
-            req,
-        }
-    }
-    /// Compare switch configuration backups (venue-less).
-    ///
-    /// Compares configuration backups of a switch. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/configBackups/comparisons` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup_comparison (`POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup_comparison (`POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons`)."
-    )]
-    pub fn create_switch_config_backup_comparison_legacy(
-        &self,
-        switch_id: &str,
-    ) -> CreateSwitchConfigBackupComparisonLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY,
-            &[switch_id],
-        );
-        CreateSwitchConfigBackupComparisonLegacy {
-            req,
-        }
-    }
-    /// Get formatted backup configuration (venue-less).
-    ///
-    /// Reads the formatted configuration of one backup. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/configBackups/{configBackupId}/formattedConfigs` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `configBackupId`: Identifier of the configuration backup.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup_formatted_configs (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs`).
-    /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup_formatted_configs (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs`)."
-    )]
-    pub fn get_switch_config_backup_formatted_configs_legacy(
-        &self,
-        switch_id: &str,
-        config_backup_id: &str,
-    ) -> GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY,
-            &[switch_id, config_backup_id],
-        );
-        GetSwitchConfigBackupFormattedConfigsLegacy {
-            req,
-        }
-    }
-    /// List switch DHCP lease tables (venue-less).
-    ///
-    /// Reads the DHCP lease tables of a switch. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/dhcpServers/leaseTables` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); the document names no replacement.
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
-    )]
-    pub fn list_switch_dhcp_server_lease_tables_legacy(
-        &self,
-        switch_id: &str,
-    ) -> ListSwitchDhcpServerLeaseTablesLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY,
-            &[switch_id],
-        );
-        ListSwitchDhcpServerLeaseTablesLegacy {
-            req,
-        }
-    }
-    /// Request switch troubleshooting (venue-less).
-    ///
-    /// Starts a troubleshooting (debug) request on a switch. Venue-less legacy form.
-    ///
-    /// `POST /switches/{switchId}/debugRequests` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); the document names no replacement.
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
-    )]
-    pub fn create_switch_debug_request_legacy(
-        &self,
-        switch_id: &str,
-    ) -> CreateSwitchDebugRequestLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &CREATE_SWITCH_DEBUG_REQUEST_LEGACY,
-            &[switch_id],
-        );
-        CreateSwitchDebugRequestLegacy {
-            req,
-        }
-    }
-    /// Get switch troubleshooting result (venue-less).
-    ///
-    /// Reads the result of a troubleshooting (debug) request of one type. Venue-less legacy form.
-    ///
-    /// `GET /switches/{switchId}/debugRequests/{troubleshootingType}` on the Network management API.
-    ///
-    /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Path parameter `troubleshootingType`: Kind of troubleshooting (debug) request.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); the document names no replacement.
-    /// - Provenance: documented.
-    ///
-    /// Notes:
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
-    )]
-    pub fn get_switch_debug_request_legacy(
-        &self,
-        switch_id: &str,
-        troubleshooting_type: &str,
-    ) -> GetSwitchDebugRequestLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_SWITCH_DEBUG_REQUEST_LEGACY,
-            &[switch_id, troubleshooting_type],
-        );
-        GetSwitchDebugRequestLegacy { req }
-    }
-    /// Export switches as CSV (venue-less).
-    ///
-    /// Exports the switches matching a query as a CSV file. Venue-less legacy form.
-    ///
-    /// `POST /switches/query/csvFiles` on the Network management API.
-    ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `text/csv` bytes
-    /// - Media types: Content-Type `application/json`, Accept `text/csv`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); the venue form is export_venue_switches_csv (`POST /venues/switches/query/csvFiles`).
-    /// - Provenance: inferred (method not given; a CSV export driven by a query body is a POST).
-    ///
-    /// Notes:
-    /// - Accepts sortByCountField.
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is export_venue_switches_csv (`POST /venues/switches/query/csvFiles`)."
-    )]
-    pub fn export_switches_csv_legacy(&self) -> ExportSwitchesCsvLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &EXPORT_SWITCHES_CSV_LEGACY,
-            &[],
-        );
-        ExportSwitchesCsvLegacy { req }
-    }
-    /// Query switch ports (venue-less).
-    ///
-    /// Queries switch ports. Venue-less legacy form.
-    ///
-    /// `POST /switches/ports/query` on the Network management API.
-    ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `SwitchPortQueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_ports (`POST /venues/switches/switchPorts/query`).
-    /// - Provenance: inferred (method not given; a query operation is a POST with a query body).
-    ///
-    /// Notes:
-    /// - Accepts sortByCountField.
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_ports (`POST /venues/switches/switchPorts/query`)."
-    )]
-    pub fn query_switch_ports_legacy(&self) -> QuerySwitchPortsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &QUERY_SWITCH_PORTS_LEGACY,
-            &[],
-        );
-        QuerySwitchPortsLegacy { req }
-    }
-    /// Query switch clients (venue-less).
-    ///
-    /// Queries clients of switches. Venue-less legacy form.
-    ///
-    /// `POST /switches/clients/query` on the Network management API.
-    ///
-    /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `SwitchClientQueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: deprecated: Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_clients (`POST /venues/switches/clients/query`).
-    /// - Provenance: inferred (method not given; a query operation is a POST with a query body).
-    ///
-    /// Notes:
-    /// - Accepts sortByCountField.
-    /// - The official description of December 2025 does not list this operation (that copy is incomplete).
-    #[deprecated(
-        note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_clients (`POST /venues/switches/clients/query`)."
-    )]
-    pub fn query_switch_clients_legacy(&self) -> QuerySwitchClientsLegacy<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &QUERY_SWITCH_CLIENTS_LEGACY,
-            &[],
-        );
-        QuerySwitchClientsLegacy { req }
     }
 }
 static LIST_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6296,7 +2753,7 @@ pub enum ListVenueSwitchesVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_venue_switches` (List switches of a venue).
+/// Request builder for `SwitchesClient::list_venue_switches` (List switches of a venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6348,7 +2805,7 @@ pub enum CreateVenueSwitchVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_switch` (Add switches to a venue).
+/// Request builder for `SwitchesClient::create_venue_switch` (Add switches to a venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6412,7 +2869,7 @@ pub enum DeleteVenueSwitchesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_switches` (Delete switches of a venue).
+/// Request builder for `SwitchesClient::delete_venue_switches` (Delete switches of a venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6476,7 +2933,7 @@ pub enum CreateVenueSwitchImportRequestVersion {
     /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_switch_import_request` (Import switches into a venue).
+/// Request builder for `SwitchesClient::create_venue_switch_import_request` (Import switches into a venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6545,7 +3002,7 @@ pub enum GetVenueSwitchVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_switch` (Get switch).
+/// Request builder for `SwitchesClient::get_venue_switch` (Get switch).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6597,7 +3054,7 @@ pub enum UpdateVenueSwitchVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_switch` (Update switch).
+/// Request builder for `SwitchesClient::update_venue_switch` (Update switch).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6649,7 +3106,7 @@ pub enum AddVenueSwitchVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_venue_switch` (Post switch).
+/// Request builder for `SwitchesClient::add_venue_switch` (Post switch).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6713,7 +3170,7 @@ pub enum DeleteVenueSwitchVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_switch` (Delete switch).
+/// Request builder for `SwitchesClient::delete_venue_switch` (Delete switch).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6777,7 +3234,7 @@ pub enum UpdateVenueSwitchPositionsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_switch_positions` (Update switch positions).
+/// Request builder for `SwitchesClient::update_venue_switch_positions` (Update switch positions).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6841,7 +3298,7 @@ pub enum GetVenueSwitchPortSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_switch_port_settings` (Get switch port settings).
+/// Request builder for `SwitchesClient::get_venue_switch_port_settings` (Get switch port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6893,7 +3350,7 @@ pub enum UpdateVenueSwitchPortSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_switch_port_settings` (Update switch port settings).
+/// Request builder for `SwitchesClient::update_venue_switch_port_settings` (Update switch port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6945,7 +3402,7 @@ pub enum CreateVenueSwitchPortSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_switch_port_settings` (Post switch port settings).
+/// Request builder for `SwitchesClient::create_venue_switch_port_settings` (Post switch port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6997,7 +3454,7 @@ pub enum CreateVenueSwitchesPortSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_switches_port_settings` (Post port settings of several switches).
+/// Request builder for `SwitchesClient::create_venue_switches_port_settings` (Post port settings of several switches).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7049,7 +3506,7 @@ pub enum UpdateVenueSwitchesPortSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_switches_port_settings` (Update port settings of several switches).
+/// Request builder for `SwitchesClient::update_venue_switches_port_settings` (Update port settings of several switches).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7107,7 +3564,7 @@ pub enum ListVenueSwitchVlansVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_venue_switch_vlans` (List switch VLANs).
+/// Request builder for `SwitchesClient::list_venue_switch_vlans` (List switch VLANs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7159,7 +3616,7 @@ pub enum CreateVenueSwitchVlanVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_switch_vlan` (Add switch VLAN).
+/// Request builder for `SwitchesClient::create_venue_switch_vlan` (Add switch VLAN).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7211,7 +3668,7 @@ pub enum DeleteVenueSwitchVlansVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_switch_vlans` (Delete switch VLANs).
+/// Request builder for `SwitchesClient::delete_venue_switch_vlans` (Delete switch VLANs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7263,7 +3720,7 @@ pub enum GetVenueSwitchVlanVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_switch_vlan` (Get switch VLAN).
+/// Request builder for `SwitchesClient::get_venue_switch_vlan` (Get switch VLAN).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7315,7 +3772,7 @@ pub enum UpdateVenueSwitchVlanVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_switch_vlan` (Update switch VLAN).
+/// Request builder for `SwitchesClient::update_venue_switch_vlan` (Update switch VLAN).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7367,7 +3824,7 @@ pub enum DeleteVenueSwitchVlanVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_switch_vlan` (Delete switch VLAN).
+/// Request builder for `SwitchesClient::delete_venue_switch_vlan` (Delete switch VLAN).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7419,7 +3876,7 @@ pub enum ListVenueSwitchVePortsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_venue_switch_ve_ports` (List switch VE ports).
+/// Request builder for `SwitchesClient::list_venue_switch_ve_ports` (List switch VE ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7471,7 +3928,7 @@ pub enum CreateVenueSwitchVePortVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_switch_ve_port` (Add switch VE port).
+/// Request builder for `SwitchesClient::create_venue_switch_ve_port` (Add switch VE port).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7523,7 +3980,7 @@ pub enum DeleteVenueSwitchVePortsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_switch_ve_ports` (Delete switch VE ports).
+/// Request builder for `SwitchesClient::delete_venue_switch_ve_ports` (Delete switch VE ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7575,7 +4032,7 @@ pub enum GetVenueSwitchVePortVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_switch_ve_port` (Get switch VE port).
+/// Request builder for `SwitchesClient::get_venue_switch_ve_port` (Get switch VE port).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7627,7 +4084,7 @@ pub enum UpdateVenueSwitchVePortVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_switch_ve_port` (Update switch VE port).
+/// Request builder for `SwitchesClient::update_venue_switch_ve_port` (Update switch VE port).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7679,7 +4136,7 @@ pub enum DeleteVenueSwitchVePortVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_switch_ve_port` (Delete switch VE port).
+/// Request builder for `SwitchesClient::delete_venue_switch_ve_port` (Delete switch VE port).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7731,7 +4188,7 @@ pub enum ListVenueSwitchStaticRoutesVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_venue_switch_static_routes` (List switch static routes).
+/// Request builder for `SwitchesClient::list_venue_switch_static_routes` (List switch static routes).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7783,7 +4240,7 @@ pub enum CreateVenueSwitchStaticRouteVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_switch_static_route` (Add switch static route).
+/// Request builder for `SwitchesClient::create_venue_switch_static_route` (Add switch static route).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7835,7 +4292,7 @@ pub enum DeleteVenueSwitchStaticRoutesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_switch_static_routes` (Delete switch static routes).
+/// Request builder for `SwitchesClient::delete_venue_switch_static_routes` (Delete switch static routes).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7887,7 +4344,7 @@ pub enum GetVenueSwitchStaticRouteVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_switch_static_route` (Get switch static route).
+/// Request builder for `SwitchesClient::get_venue_switch_static_route` (Get switch static route).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7939,7 +4396,7 @@ pub enum UpdateVenueSwitchStaticRouteVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_switch_static_route` (Update switch static route).
+/// Request builder for `SwitchesClient::update_venue_switch_static_route` (Update switch static route).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7991,7 +4448,7 @@ pub enum DeleteVenueSwitchStaticRouteVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_switch_static_route` (Delete switch static route).
+/// Request builder for `SwitchesClient::delete_venue_switch_static_route` (Delete switch static route).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8043,7 +4500,7 @@ pub enum ListVenueSwitchLagsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_venue_switch_lags` (List switch LAGs).
+/// Request builder for `SwitchesClient::list_venue_switch_lags` (List switch LAGs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8095,7 +4552,7 @@ pub enum CreateVenueSwitchLagVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_switch_lag` (Add switch LAG).
+/// Request builder for `SwitchesClient::create_venue_switch_lag` (Add switch LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8147,7 +4604,7 @@ pub enum DeleteVenueSwitchLagsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_switch_lags` (Delete switch LAGs).
+/// Request builder for `SwitchesClient::delete_venue_switch_lags` (Delete switch LAGs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8199,7 +4656,7 @@ pub enum GetVenueSwitchLagVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_switch_lag` (Get switch LAG).
+/// Request builder for `SwitchesClient::get_venue_switch_lag` (Get switch LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8251,7 +4708,7 @@ pub enum UpdateVenueSwitchLagVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_switch_lag` (Update switch LAG).
+/// Request builder for `SwitchesClient::update_venue_switch_lag` (Update switch LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8303,7 +4760,7 @@ pub enum DeleteVenueSwitchLagVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_switch_lag` (Delete switch LAG).
+/// Request builder for `SwitchesClient::delete_venue_switch_lag` (Delete switch LAG).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8339,7 +4796,7 @@ static LIST_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_venue_switch_dhcp_servers` (List switch DHCP servers).
+/// Request builder for `SwitchesClient::list_venue_switch_dhcp_servers` (List switch DHCP servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8386,7 +4843,7 @@ pub enum CreateVenueSwitchDhcpServerVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_switch_dhcp_server` (Add switch DHCP server).
+/// Request builder for `SwitchesClient::create_venue_switch_dhcp_server` (Add switch DHCP server).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8438,7 +4895,7 @@ pub enum DeleteVenueSwitchDhcpServersVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_switch_dhcp_servers` (Delete switch DHCP servers).
+/// Request builder for `SwitchesClient::delete_venue_switch_dhcp_servers` (Delete switch DHCP servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8490,7 +4947,7 @@ pub enum GetVenueSwitchDhcpServerVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_switch_dhcp_server` (Get switch DHCP server).
+/// Request builder for `SwitchesClient::get_venue_switch_dhcp_server` (Get switch DHCP server).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8542,7 +4999,7 @@ pub enum UpdateVenueSwitchDhcpServerVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_switch_dhcp_server` (Update switch DHCP server).
+/// Request builder for `SwitchesClient::update_venue_switch_dhcp_server` (Update switch DHCP server).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8594,7 +5051,7 @@ pub enum DeleteVenueSwitchDhcpServerVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_switch_dhcp_server` (Delete switch DHCP server).
+/// Request builder for `SwitchesClient::delete_venue_switch_dhcp_server` (Delete switch DHCP server).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8646,7 +5103,7 @@ pub enum QueryVenueSwitchVlansVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_switch_vlans` (Query switch VLANs).
+/// Request builder for `SwitchesClient::query_venue_switch_vlans` (Query switch VLANs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8711,7 +5168,7 @@ pub enum QueryVenueSwitchVePortsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_switch_ve_ports` (Query switch VE ports).
+/// Request builder for `SwitchesClient::query_venue_switch_ve_ports` (Query switch VE ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8776,7 +5233,7 @@ pub enum QueryVenueSwitchDhcpServersVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_switch_dhcp_servers` (Query switch DHCP servers).
+/// Request builder for `SwitchesClient::query_venue_switch_dhcp_servers` (Query switch DHCP servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8841,7 +5298,7 @@ pub enum QueryVenueSwitchAclsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_switch_acls` (Query switch ACLs).
+/// Request builder for `SwitchesClient::query_venue_switch_acls` (Query switch ACLs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8906,7 +5363,7 @@ pub enum QueryVenueSwitchConfigBackupsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_switch_config_backups` (Query switch configuration backups).
+/// Request builder for `SwitchesClient::query_venue_switch_config_backups` (Query switch configuration backups).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8971,7 +5428,7 @@ pub enum ListVenueSwitchAclsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_venue_switch_acls` (List switch ACLs).
+/// Request builder for `SwitchesClient::list_venue_switch_acls` (List switch ACLs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9023,7 +5480,7 @@ pub enum ListVenueSwitchAclUnionsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_venue_switch_acl_unions` (List switch ACL unions).
+/// Request builder for `SwitchesClient::list_venue_switch_acl_unions` (List switch ACL unions).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9075,7 +5532,7 @@ pub enum ListVenueSwitchVlanUnionsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_venue_switch_vlan_unions` (List switch VLAN unions).
+/// Request builder for `SwitchesClient::list_venue_switch_vlan_unions` (List switch VLAN unions).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9127,7 +5584,7 @@ pub enum CreateVenueSwitchDeviceRequestVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_switch_device_request` (Sync or reboot switch).
+/// Request builder for `SwitchesClient::create_venue_switch_device_request` (Sync or reboot switch).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9191,7 +5648,7 @@ pub enum PatchVenueSwitchDhcpServerStatesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_venue_switch_dhcp_server_states` (Change switch DHCP server state).
+/// Request builder for `SwitchesClient::patch_venue_switch_dhcp_server_states` (Change switch DHCP server state).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9243,7 +5700,7 @@ pub enum QueryVenueSwitchConfigHistDetailsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_switch_config_hist_details` (Query switch configuration history).
+/// Request builder for `SwitchesClient::query_venue_switch_config_hist_details` (Query switch configuration history).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9308,7 +5765,7 @@ pub enum ListVenueSwitchTransactionConfigHistDetailsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_venue_switch_transaction_config_hist_details` (List configuration history of a transaction).
+/// Request builder for `SwitchesClient::list_venue_switch_transaction_config_hist_details` (List configuration history of a transaction).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9363,7 +5820,7 @@ pub enum ListVenueSwitchConfigBackupsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_venue_switch_config_backups` (List switch configuration backups).
+/// Request builder for `SwitchesClient::list_venue_switch_config_backups` (List switch configuration backups).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9415,7 +5872,7 @@ pub enum CreateVenueSwitchConfigBackupVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_switch_config_backup` (Back up switch configuration).
+/// Request builder for `SwitchesClient::create_venue_switch_config_backup` (Back up switch configuration).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9479,7 +5936,7 @@ pub enum DeleteVenueSwitchConfigBackupsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_switch_config_backups` (Delete switch configuration backups).
+/// Request builder for `SwitchesClient::delete_venue_switch_config_backups` (Delete switch configuration backups).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9531,7 +5988,7 @@ pub enum GetVenueSwitchConfigBackupVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_switch_config_backup` (Get switch configuration backup).
+/// Request builder for `SwitchesClient::get_venue_switch_config_backup` (Get switch configuration backup).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9583,7 +6040,7 @@ pub enum DeleteVenueSwitchConfigBackupVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_switch_config_backup` (Delete switch configuration backup).
+/// Request builder for `SwitchesClient::delete_venue_switch_config_backup` (Delete switch configuration backup).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9635,7 +6092,7 @@ pub enum PatchVenueSwitchConfigBackupVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_venue_switch_config_backup` (Restore switch configuration backup).
+/// Request builder for `SwitchesClient::patch_venue_switch_config_backup` (Restore switch configuration backup).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9699,7 +6156,7 @@ pub enum CreateVenueSwitchConfigBackupComparisonVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_switch_config_backup_comparison` (Compare switch configuration backups).
+/// Request builder for `SwitchesClient::create_venue_switch_config_backup_comparison` (Compare switch configuration backups).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9754,7 +6211,7 @@ pub enum GetVenueSwitchConfigBackupFormattedConfigsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_switch_config_backup_formatted_configs` (Get formatted backup configuration).
+/// Request builder for `SwitchesClient::get_venue_switch_config_backup_formatted_configs` (Get formatted backup configuration).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9809,7 +6266,7 @@ pub enum CreateVenueSwitchPowerCycleRequestVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_switch_power_cycle_request` (Power-cycle switch ports).
+/// Request builder for `SwitchesClient::create_venue_switch_power_cycle_request` (Power-cycle switch ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9864,7 +6321,7 @@ pub enum QueryVenueSwitchesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_switches` (Query switches).
+/// Request builder for `SwitchesClient::query_venue_switches` (Query switches).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9911,7 +6368,7 @@ static QUERY_VENUE_SWITCH_MEMBERS: ruckus_one_runtime::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::query_venue_switch_members` (Query switch members).
+/// Request builder for `SwitchesClient::query_venue_switch_members` (Query switch members).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9976,7 +6433,7 @@ pub enum QueryVenueSwitchPortsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_switch_ports` (Query switch ports).
+/// Request builder for `SwitchesClient::query_venue_switch_ports` (Query switch ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10039,7 +6496,7 @@ pub enum QueryVenueSwitchClientsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_switch_clients` (Query switch clients).
+/// Request builder for `SwitchesClient::query_venue_switch_clients` (Query switch clients).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10104,7 +6561,7 @@ pub enum ExportVenueSwitchesCsvVersion {
     /// `json`: Accept `*/*`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::export_venue_switches_csv` (Export switches as CSV).
+/// Request builder for `SwitchesClient::export_venue_switches_csv` (Export switches as CSV).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10156,7 +6613,7 @@ pub enum FetchVenueSwitchAggregationDetailsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::fetch_venue_switch_aggregation_details` (Get switch aggregation details).
+/// Request builder for `SwitchesClient::fetch_venue_switch_aggregation_details` (Get switch aggregation details).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10222,7 +6679,7 @@ pub enum QueryVenueVlansVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_vlans` (Query venue VLANs).
+/// Request builder for `SwitchesClient::query_venue_vlans` (Query venue VLANs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10260,7 +6717,7 @@ static QUERY_VENUE_TAGGED_VLANS: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::query_venue_tagged_vlans` (Query venue tagged VLANs).
+/// Request builder for `SwitchesClient::query_venue_tagged_vlans` (Query venue tagged VLANs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10309,7 +6766,7 @@ static QUERY_VENUE_UNTAGGED_VLANS: ruckus_one_runtime::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::query_venue_untagged_vlans` (Query venue untagged VLANs).
+/// Request builder for `SwitchesClient::query_venue_untagged_vlans` (Query venue untagged VLANs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10380,7 +6837,7 @@ pub enum QueryVenueVePortsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_ve_ports` (Query venue VE ports).
+/// Request builder for `SwitchesClient::query_venue_ve_ports` (Query venue VE ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10445,7 +6902,7 @@ pub enum QueryVenueAaaServersVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_aaa_servers` (Query venue AAA servers).
+/// Request builder for `SwitchesClient::query_venue_aaa_servers` (Query venue AAA servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10494,7 +6951,7 @@ static LIST_VENUE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_venue_vlans` (List venue VLANs).
+/// Request builder for `SwitchesClient::list_venue_vlans` (List venue VLANs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10525,7 +6982,7 @@ static LIST_VENUE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_venue_trusted_ports` (List venue trusted ports).
+/// Request builder for `SwitchesClient::list_venue_trusted_ports` (List venue trusted ports).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10536,95 +6993,6 @@ impl<'a> ListVenueTrustedPorts<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_VENUE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_venue_switch_profile_acls",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/venues/{venueId}/switchProfiles/acls",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_venue_switch_profile_acls` (List ACLs of the venue's switch profiles).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchProfileAcls<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListVenueSwitchProfileAcls<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_VENUE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_venue_switch_profile_vlans",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/venues/{venueId}/switchProfiles/vlans",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `list_venue_switch_profile_vlans`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListVenueSwitchProfileVlansVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::list_venue_switch_profile_vlans` (List VLANs of the venue's switch profiles).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchProfileVlans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListVenueSwitchProfileVlans<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: ListVenueSwitchProfileVlansVersion) -> Self {
-        self.req.version(version as usize);
         self
     }
     /// Sends the request and decodes the `200` response.
@@ -10661,7 +7029,7 @@ pub enum GetVenueSwitchImportResultsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_switch_import_results` (Get switch import results).
+/// Request builder for `SwitchesClient::get_venue_switch_import_results` (Get switch import results).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10682,262 +7050,6 @@ impl<'a> GetVenueSwitchImportResults<'a> {
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
-    }
-}
-static ADD_SWITCH_PROFILE_TO_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "add_switch_profile_to_venue",
-    method: ruckus_one_runtime::Method::Put,
-    path: "/venues/{venueId}/switchProfiles/{switchProfileId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `add_switch_profile_to_venue`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddSwitchProfileToVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::add_switch_profile_to_venue` (Apply switch profile to venue).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddSwitchProfileToVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> AddSwitchProfileToVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: AddSwitchProfileToVenueVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `202` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
-    }
-}
-static REMOVE_SWITCH_PROFILE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "remove_switch_profile_from_venue",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/venues/{venueId}/switchProfiles/{switchProfileId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `remove_switch_profile_from_venue`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveSwitchProfileFromVenueVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::remove_switch_profile_from_venue` (Remove switch profile from venue).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct RemoveSwitchProfileFromVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> RemoveSwitchProfileFromVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: RemoveSwitchProfileFromVenueVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `202` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
-    }
-}
-static ADD_CLI_TEMPLATE_TO_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "add_cli_template_to_venue",
-    method: ruckus_one_runtime::Method::Put,
-    path: "/venues/{venueId}/cliTemplates/{cliTemplateId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `add_cli_template_to_venue`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum AddCliTemplateToVenueVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
-/// Request builder for `NetworkClient::add_cli_template_to_venue` (Apply CLI template to venue).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddCliTemplateToVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> AddCliTemplateToVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: AddCliTemplateToVenueVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `202` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
-    }
-}
-static REMOVE_CLI_TEMPLATE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "remove_cli_template_from_venue",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/venues/{venueId}/cliTemplates/{cliTemplateId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `remove_cli_template_from_venue`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum RemoveCliTemplateFromVenueVersion {
-    /// `json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-    #[default]
-    Json,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json_2,
-}
-/// Request builder for `NetworkClient::remove_cli_template_from_venue` (Remove CLI template from venue).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct RemoveCliTemplateFromVenue<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> RemoveCliTemplateFromVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: RemoveCliTemplateFromVenueVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `202` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
     }
 }
 static DELETE_VENUE_STACK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -10969,7 +7081,7 @@ pub enum DeleteVenueStackVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_stack` (Delete switch stack).
+/// Request builder for `SwitchesClient::delete_venue_stack` (Delete switch stack).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11027,7 +7139,7 @@ pub enum UpdateVenueSwitchFirmwareSchedulesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_switch_firmware_schedules` (Update venue switch firmware schedule).
+/// Request builder for `SwitchesClient::update_venue_switch_firmware_schedules` (Update venue switch firmware schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11088,7 +7200,7 @@ pub enum CreateVenueSwitchFirmwareScheduleVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_switch_firmware_schedule` (Create venue switch firmware schedule).
+/// Request builder for `SwitchesClient::create_venue_switch_firmware_schedule` (Create venue switch firmware schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11148,7 +7260,7 @@ pub enum DeleteVenueSwitchFirmwareSchedulesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_switch_firmware_schedules` (Delete venue switch firmware schedule).
+/// Request builder for `SwitchesClient::delete_venue_switch_firmware_schedules` (Delete venue switch firmware schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11209,7 +7321,7 @@ pub enum ListSwitchFirmwareVersionsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_switch_firmware_versions` (List switch firmware versions).
+/// Request builder for `SwitchesClient::list_switch_firmware_versions` (List switch firmware versions).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11267,7 +7379,7 @@ pub enum ListSwitchFirmwareCurrentVersionsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_switch_firmware_current_versions` (List current switch firmware versions).
+/// Request builder for `SwitchesClient::list_switch_firmware_current_versions` (List current switch firmware versions).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11325,7 +7437,7 @@ pub enum QuerySwitchFirmwareSchedulesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_switch_firmware_schedules` (Query switch firmware schedules).
+/// Request builder for `SwitchesClient::query_switch_firmware_schedules` (Query switch firmware schedules).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11385,7 +7497,7 @@ pub enum QuerySwitchFirmwareScheduleSwitchesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_switch_firmware_schedule_switches` (Query switches of firmware schedules).
+/// Request builder for `SwitchesClient::query_switch_firmware_schedule_switches` (Query switches of firmware schedules).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11426,7 +7538,7 @@ static QUERY_VENUE_SWITCH_FIRMWARE_UPGRADE_STATUS_DETAILS: ruckus_one_runtime::O
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::query_venue_switch_firmware_upgrade_status_details` (Query switch firmware upgrade status).
+/// Request builder for `SwitchesClient::query_venue_switch_firmware_upgrade_status_details` (Query switch firmware upgrade status).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11497,7 +7609,7 @@ pub enum CreateVenueAaaServerVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_aaa_server` (Create venue AAA server).
+/// Request builder for `SwitchesClient::create_venue_aaa_server` (Create venue AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11549,7 +7661,7 @@ pub enum DeleteVenueAaaServersVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_aaa_servers` (Delete venue AAA servers).
+/// Request builder for `SwitchesClient::delete_venue_aaa_servers` (Delete venue AAA servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11601,7 +7713,7 @@ pub enum GetVenueAaaServerVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_aaa_server` (Get venue AAA server).
+/// Request builder for `SwitchesClient::get_venue_aaa_server` (Get venue AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11659,7 +7771,7 @@ pub enum UpdateVenueAaaServerVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_aaa_server` (Update venue AAA server).
+/// Request builder for `SwitchesClient::update_venue_aaa_server` (Update venue AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11711,7 +7823,7 @@ pub enum DeleteVenueAaaServerVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_aaa_server` (Delete venue AAA server).
+/// Request builder for `SwitchesClient::delete_venue_aaa_server` (Delete venue AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11763,7 +7875,7 @@ pub enum UpdateVenueAaaSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_aaa_settings` (Update venue AAA settings).
+/// Request builder for `SwitchesClient::update_venue_aaa_settings` (Update venue AAA settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11799,7 +7911,7 @@ static DELETE_VENUE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::delete_venue_switch_settings` (Delete venue switch settings).
+/// Request builder for `SwitchesClient::delete_venue_switch_settings` (Delete venue switch settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -11814,3960 +7926,6 @@ impl<'a> DeleteVenueSwitchSettings<'a> {
     }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static GET_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_switch_profile",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switchProfiles/{switchProfileId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `get_switch_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetSwitchProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::get_switch_profile` (Get switch profile).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetSwitchProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetSwitchProfileVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_switch_profile",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switchProfiles",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `create_switch_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSwitchProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::create_switch_profile` (Create switch profile).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateSwitchProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateSwitchProfileVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
-    }
-}
-static DELETE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_profile",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switchProfiles/{switchProfileId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `delete_switch_profile`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteSwitchProfileVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::delete_switch_profile` (Delete switch profile).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchProfile<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: DeleteSwitchProfileVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
-    }
-}
-static QUERY_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "query_switch_profiles",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switchProfiles/query",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `query_switch_profiles`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QuerySwitchProfilesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::query_switch_profiles` (Query switch profiles).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QuerySwitchProfiles<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> QuerySwitchProfiles<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: QuerySwitchProfilesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switch_profile_acls",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switchProfiles/{switchProfileId}/acls",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_switch_profile_acls` (List switch profile ACLs).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchProfileAcls<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListSwitchProfileAcls<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_switch_profile_acl",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switchProfiles/{switchProfileId}/acls",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::create_switch_profile_acl` (Create switch profile ACL).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchProfileAcl<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateSwitchProfileAcl<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_profile_acls",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switchProfiles/{switchProfileId}/acls",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_profile_acls` (Delete switch profile ACLs).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchProfileAcls<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchProfileAcls<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static GET_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_switch_profile_acl",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switchProfiles/{switchProfileId}/acls/{aclId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::get_switch_profile_acl` (Get switch profile ACL).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchProfileAcl<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetSwitchProfileAcl<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static UPDATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_switch_profile_acl",
-    method: ruckus_one_runtime::Method::Put,
-    path: "/switchProfiles/{switchProfileId}/acls/{aclId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::update_switch_profile_acl` (Update switch profile ACL).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateSwitchProfileAcl<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> UpdateSwitchProfileAcl<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_profile_acl",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switchProfiles/{switchProfileId}/acls/{aclId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_profile_acl` (Delete switch profile ACL).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchProfileAcl<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchProfileAcl<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switch_profile_trusted_ports",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switchProfiles/{switchProfileId}/trustedPorts",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_switch_profile_trusted_ports` (List switch profile trusted ports).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchProfileTrustedPorts<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListSwitchProfileTrustedPorts<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_switch_profile_trusted_port",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switchProfiles/{switchProfileId}/trustedPorts",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::create_switch_profile_trusted_port` (Create switch profile trusted port).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchProfileTrustedPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateSwitchProfileTrustedPort<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_profile_trusted_ports",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switchProfiles/{switchProfileId}/trustedPorts",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_profile_trusted_ports` (Delete switch profile trusted ports).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchProfileTrustedPorts<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchProfileTrustedPorts<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static GET_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_switch_profile_trusted_port",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::get_switch_profile_trusted_port` (Get switch profile trusted port).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchProfileTrustedPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetSwitchProfileTrustedPort<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static UPDATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_switch_profile_trusted_port",
-    method: ruckus_one_runtime::Method::Put,
-    path: "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::update_switch_profile_trusted_port` (Update switch profile trusted port).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateSwitchProfileTrustedPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> UpdateSwitchProfileTrustedPort<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_profile_trusted_port",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_profile_trusted_port` (Delete switch profile trusted port).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchProfileTrustedPort<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchProfileTrustedPort<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switch_profile_vlans",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switchProfiles/{switchProfileId}/vlans",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_switch_profile_vlans` (List switch profile VLANs).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchProfileVlans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListSwitchProfileVlans<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_switch_profile_vlan",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switchProfiles/{switchProfileId}/vlans",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `create_switch_profile_vlan`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateSwitchProfileVlanVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::create_switch_profile_vlan` (Create switch profile VLAN).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchProfileVlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateSwitchProfileVlan<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateSwitchProfileVlanVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_profile_vlans",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switchProfiles/{switchProfileId}/vlans",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_profile_vlans` (Delete switch profile VLANs).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchProfileVlans<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchProfileVlans<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static GET_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_switch_profile_vlan",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switchProfiles/{switchProfileId}/vlans/{vlanId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::get_switch_profile_vlan` (Get switch profile VLAN).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchProfileVlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetSwitchProfileVlan<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static UPDATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_switch_profile_vlan",
-    method: ruckus_one_runtime::Method::Put,
-    path: "/switchProfiles/{switchProfileId}/vlans/{vlanId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::update_switch_profile_vlan` (Update switch profile VLAN).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateSwitchProfileVlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> UpdateSwitchProfileVlan<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_profile_vlan",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switchProfiles/{switchProfileId}/vlans/{vlanId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_profile_vlan` (Delete switch profile VLAN).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchProfileVlan<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchProfileVlan<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_cli_templates",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/cliTemplates",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_cli_templates` (List CLI templates).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListCliTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListCliTemplates<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_cli_template",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/cliTemplates",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `create_cli_template`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateCliTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::create_cli_template` (Create CLI template).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateCliTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateCliTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateCliTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
-    }
-}
-static QUERY_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "query_cli_templates",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/cliTemplates/query",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `query_cli_templates`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryCliTemplatesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::query_cli_templates` (Query CLI templates).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QueryCliTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> QueryCliTemplates<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: QueryCliTemplatesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_cli_templates",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/cliTemplates",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `delete_cli_templates`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteCliTemplatesVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1_2,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::delete_cli_templates` (Delete CLI templates).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteCliTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteCliTemplates<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: DeleteCliTemplatesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
-    }
-}
-static GET_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_cli_template",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/cliTemplates/{cliTemplateId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `get_cli_template`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetCliTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::get_cli_template` (Get CLI template).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetCliTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetCliTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetCliTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_cli_template",
-    method: ruckus_one_runtime::Method::Put,
-    path: "/cliTemplates/{cliTemplateId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `update_cli_template`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum UpdateCliTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::update_cli_template` (Update CLI template).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateCliTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> UpdateCliTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateCliTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
-    }
-}
-static DELETE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_cli_template",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/cliTemplates/{cliTemplateId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `delete_cli_template`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteCliTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::delete_cli_template` (Delete CLI template).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteCliTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteCliTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: DeleteCliTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
-    }
-}
-static CREATE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_web_auth_page_template",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/webAuthPageTemplates",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `create_web_auth_page_template`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateWebAuthPageTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::create_web_auth_page_template` (Create web authentication page template).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateWebAuthPageTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateWebAuthPageTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateWebAuthPageTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static QUERY_WEB_AUTH_PAGE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "query_web_auth_page_templates",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/webAuthPageTemplates/query",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `query_web_auth_page_templates`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum QueryWebAuthPageTemplatesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::query_web_auth_page_templates` (Query web authentication page templates).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QueryWebAuthPageTemplates<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> QueryWebAuthPageTemplates<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: QueryWebAuthPageTemplatesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static GET_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_web_auth_page_template",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/webAuthPageTemplates/{templateId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `get_web_auth_page_template`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum GetWebAuthPageTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::get_web_auth_page_template` (Get web authentication page template).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetWebAuthPageTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetWebAuthPageTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetWebAuthPageTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_web_auth_page_template",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/webAuthPageTemplates/{templateId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `delete_web_auth_page_template`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteWebAuthPageTemplateVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::delete_web_auth_page_template` (Delete web authentication page template).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteWebAuthPageTemplate<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteWebAuthPageTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: DeleteWebAuthPageTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_web_auth_page_template_switches",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/webAuthPageTemplates/{templateId}/switches",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Representations offered by `list_web_auth_page_template_switches`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum ListWebAuthPageTemplateSwitchesVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
-/// Request builder for `NetworkClient::list_web_auth_page_template_switches` (List switches of a web authentication page template).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListWebAuthPageTemplateSwitches<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListWebAuthPageTemplateSwitches<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: ListWebAuthPageTemplateSwitchesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switches_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_switches_legacy` (List switches (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListSwitchesLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_switch_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::create_switch_legacy` (Add switches (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateSwitchLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switches_legacy",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switches",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switches_legacy` (Delete switches (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchesLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static GET_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_switch_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::get_switch_legacy` (Get switch (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetSwitchLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Switch, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static UPDATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_switch_legacy",
-    method: ruckus_one_runtime::Method::Put,
-    path: "/switches/{switchId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::update_switch_legacy` (Update switch (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateSwitchLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> UpdateSwitchLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static ADD_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "add_switch_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::add_switch_legacy` (Post switch (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddSwitchLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> AddSwitchLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_legacy",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switches/{switchId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_legacy` (Delete switch (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static UPDATE_SWITCH_POSITIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_switch_positions_legacy",
-    method: ruckus_one_runtime::Method::Put,
-    path: "/switches/{switchId}/positions",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::update_switch_positions_legacy` (Update switch positions (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateSwitchPositionsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> UpdateSwitchPositionsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static GET_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_switch_port_settings_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/portSettings",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::get_switch_port_settings_legacy` (Get switch port settings (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchPortSettingsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetSwitchPortSettingsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static UPDATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_switch_port_settings_legacy",
-    method: ruckus_one_runtime::Method::Put,
-    path: "/switches/{switchId}/portSettings",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::update_switch_port_settings_legacy` (Update switch port settings (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateSwitchPortSettingsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> UpdateSwitchPortSettingsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_switch_port_settings_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/portSettings",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::create_switch_port_settings_legacy` (Post switch port settings (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchPortSettingsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateSwitchPortSettingsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switch_vlans_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/vlans",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_switch_vlans_legacy` (List switch VLANs (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchVlansLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListSwitchVlansLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_switch_vlan_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/vlans",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::create_switch_vlan_legacy` (Add switch VLAN (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchVlanLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateSwitchVlanLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_vlans_legacy",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switches/{switchId}/vlans",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_vlans_legacy` (Delete switch VLANs (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchVlansLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchVlansLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_switch_vlan_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/vlans/{vlanId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::get_switch_vlan_legacy` (Get switch VLAN (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchVlanLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetSwitchVlanLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static UPDATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_switch_vlan_legacy",
-    method: ruckus_one_runtime::Method::Put,
-    path: "/switches/{switchId}/vlans/{vlanId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::update_switch_vlan_legacy` (Update switch VLAN (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateSwitchVlanLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> UpdateSwitchVlanLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_vlan_legacy",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switches/{switchId}/vlans/{vlanId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_vlan_legacy` (Delete switch VLAN (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchVlanLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchVlanLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switch_ve_ports_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/vePorts",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_switch_ve_ports_legacy` (List switch VE ports (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchVePortsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListSwitchVePortsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_switch_ve_port_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/vePorts",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::create_switch_ve_port_legacy` (Add switch VE port (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchVePortLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateSwitchVePortLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_ve_ports_legacy",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switches/{switchId}/vePorts",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_ve_ports_legacy` (Delete switch VE ports (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchVePortsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchVePortsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_switch_ve_port_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/vePorts/{vePortId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::get_switch_ve_port_legacy` (Get switch VE port (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchVePortLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetSwitchVePortLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static UPDATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_switch_ve_port_legacy",
-    method: ruckus_one_runtime::Method::Put,
-    path: "/switches/{switchId}/vePorts/{vePortId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::update_switch_ve_port_legacy` (Update switch VE port (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateSwitchVePortLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> UpdateSwitchVePortLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_ve_port_legacy",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switches/{switchId}/vePorts/{vePortId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_ve_port_legacy` (Delete switch VE port (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchVePortLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchVePortLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switch_static_routes_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/staticRoutes",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_switch_static_routes_legacy` (List switch static routes (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchStaticRoutesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListSwitchStaticRoutesLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_switch_static_route_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/staticRoutes",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::create_switch_static_route_legacy` (Add switch static route (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchStaticRouteLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateSwitchStaticRouteLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_static_routes_legacy",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switches/{switchId}/staticRoutes",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_static_routes_legacy` (Delete switch static routes (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchStaticRoutesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchStaticRoutesLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_switch_static_route_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/staticRoutes/{staticRouteId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::get_switch_static_route_legacy` (Get switch static route (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchStaticRouteLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetSwitchStaticRouteLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static UPDATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_switch_static_route_legacy",
-    method: ruckus_one_runtime::Method::Put,
-    path: "/switches/{switchId}/staticRoutes/{staticRouteId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::update_switch_static_route_legacy` (Update switch static route (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateSwitchStaticRouteLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> UpdateSwitchStaticRouteLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_static_route_legacy",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switches/{switchId}/staticRoutes/{staticRouteId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_static_route_legacy` (Delete switch static route (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchStaticRouteLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchStaticRouteLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switch_lags_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/lags",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_switch_lags_legacy` (List switch LAGs (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchLagsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListSwitchLagsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_switch_lag_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/lags",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::create_switch_lag_legacy` (Add switch LAG (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchLagLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateSwitchLagLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_lags_legacy",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switches/{switchId}/lags",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_lags_legacy` (Delete switch LAGs (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchLagsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchLagsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_switch_lag_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/lags/{lagId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::get_switch_lag_legacy` (Get switch LAG (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchLagLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetSwitchLagLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static UPDATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_switch_lag_legacy",
-    method: ruckus_one_runtime::Method::Put,
-    path: "/switches/{switchId}/lags/{lagId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::update_switch_lag_legacy` (Update switch LAG (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateSwitchLagLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> UpdateSwitchLagLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_lag_legacy",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switches/{switchId}/lags/{lagId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_lag_legacy` (Delete switch LAG (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchLagLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchLagLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switch_dhcp_servers_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/dhcpServers",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_switch_dhcp_servers_legacy` (List switch DHCP servers (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchDhcpServersLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListSwitchDhcpServersLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_switch_dhcp_server_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/dhcpServers",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::create_switch_dhcp_server_legacy` (Add switch DHCP server (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchDhcpServerLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateSwitchDhcpServerLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_dhcp_servers_legacy",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switches/{switchId}/dhcpServers",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_dhcp_servers_legacy` (Delete switch DHCP servers (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchDhcpServersLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchDhcpServersLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_switch_dhcp_server_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/dhcpServers/{dhcpServerId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::get_switch_dhcp_server_legacy` (Get switch DHCP server (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchDhcpServerLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetSwitchDhcpServerLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static UPDATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_switch_dhcp_server_legacy",
-    method: ruckus_one_runtime::Method::Put,
-    path: "/switches/{switchId}/dhcpServers/{dhcpServerId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::update_switch_dhcp_server_legacy` (Update switch DHCP server (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateSwitchDhcpServerLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> UpdateSwitchDhcpServerLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_dhcp_server_legacy",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switches/{switchId}/dhcpServers/{dhcpServerId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_dhcp_server_legacy` (Delete switch DHCP server (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchDhcpServerLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchDhcpServerLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static QUERY_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "query_switch_vlans_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/vlans/query",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::query_switch_vlans_legacy` (Query switch VLANs (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QuerySwitchVlansLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> QuerySwitchVlansLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static QUERY_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "query_switch_ve_ports_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/vePorts/query",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::query_switch_ve_ports_legacy` (Query switch VE ports (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QuerySwitchVePortsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> QuerySwitchVePortsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static QUERY_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "query_switch_dhcp_servers_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/dhcpServers/query",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::query_switch_dhcp_servers_legacy` (Query switch DHCP servers (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QuerySwitchDhcpServersLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> QuerySwitchDhcpServersLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static QUERY_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "query_switch_acls_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/acls/query",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::query_switch_acls_legacy` (Query switch ACLs (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QuerySwitchAclsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> QuerySwitchAclsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static QUERY_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "query_switch_config_backups_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/configBackups/query",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::query_switch_config_backups_legacy` (Query switch configuration backups (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QuerySwitchConfigBackupsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> QuerySwitchConfigBackupsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switch_acls_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/acls",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_switch_acls_legacy` (List switch ACLs (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchAclsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListSwitchAclsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switch_acl_unions_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/aclUnions",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_switch_acl_unions_legacy` (List switch ACL unions (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchAclUnionsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListSwitchAclUnionsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switch_vlan_unions_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/vlanUnions",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_switch_vlan_unions_legacy` (List switch VLAN unions (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchVlanUnionsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListSwitchVlanUnionsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_SWITCH_DEVICE_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_switch_device_request_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/deviceRequests",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::create_switch_device_request_legacy` (Sync or reboot switch (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchDeviceRequestLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateSwitchDeviceRequestLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "patch_switch_dhcp_server_states_legacy",
-    method: ruckus_one_runtime::Method::Patch,
-    path: "/switches/{switchId}/dhcpServerStates",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::patch_switch_dhcp_server_states_legacy` (Change switch DHCP server state (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct PatchSwitchDhcpServerStatesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> PatchSwitchDhcpServerStatesLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "query_switch_config_hist_details_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/configHistDetails/query",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::query_switch_config_hist_details_legacy` (Query switch configuration history (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QuerySwitchConfigHistDetailsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Every page from page 1, each decoded like `send` (items in `list`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchConfigHistoryPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "list",
-                first_page: 1u32,
-            })
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<SwitchConfigHistoryPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switch_transaction_config_hist_details_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/transactions/{transactionId}/configHistDetails",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_switch_transaction_config_hist_details_legacy` (List configuration history of a transaction (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchTransactionConfigHistDetailsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListSwitchTransactionConfigHistDetailsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switch_config_backups_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/configBackups",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_switch_config_backups_legacy` (List switch configuration backups (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchConfigBackupsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListSwitchConfigBackupsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_switch_config_backup_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/configBackups",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::create_switch_config_backup_legacy` (Back up switch configuration (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchConfigBackupLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateSwitchConfigBackupLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_config_backups_legacy",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switches/{switchId}/configBackups",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_config_backups_legacy` (Delete switch configuration backups (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchConfigBackupsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchConfigBackupsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_switch_config_backup_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/configBackups/{configBackupId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::get_switch_config_backup_legacy` (Get switch configuration backup (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchConfigBackupLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetSwitchConfigBackupLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_switch_config_backup_legacy",
-    method: ruckus_one_runtime::Method::Delete,
-    path: "/switches/{switchId}/configBackups/{configBackupId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::delete_switch_config_backup_legacy` (Delete switch configuration backup (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchConfigBackupLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> DeleteSwitchConfigBackupLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static PATCH_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "patch_switch_config_backup_legacy",
-    method: ruckus_one_runtime::Method::Patch,
-    path: "/switches/{switchId}/configBackups/{configBackupId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::patch_switch_config_backup_legacy` (Restore switch configuration backup (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct PatchSwitchConfigBackupLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> PatchSwitchConfigBackupLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_switch_config_backup_comparison_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/configBackups/comparisons",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::create_switch_config_backup_comparison_legacy` (Compare switch configuration backups (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchConfigBackupComparisonLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateSwitchConfigBackupComparisonLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_switch_config_backup_formatted_configs_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::get_switch_config_backup_formatted_configs_legacy` (Get formatted backup configuration (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_switch_dhcp_server_lease_tables_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/dhcpServers/leaseTables",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::list_switch_dhcp_server_lease_tables_legacy` (List switch DHCP lease tables (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchDhcpServerLeaseTablesLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ListSwitchDhcpServerLeaseTablesLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static CREATE_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "create_switch_debug_request_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/{switchId}/debugRequests",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::create_switch_debug_request_legacy` (Request switch troubleshooting (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchDebugRequestLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> CreateSwitchDebugRequestLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static GET_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_switch_debug_request_legacy",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/switches/{switchId}/debugRequests/{troubleshootingType}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::get_switch_debug_request_legacy` (Get switch troubleshooting result (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchDebugRequestLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> GetSwitchDebugRequestLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "export_switches_csv_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/query/csvFiles",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "text/csv",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::export_switches_csv_legacy` (Export switches as CSV (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ExportSwitchesCsvLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> ExportSwitchesCsvLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Sends the request and returns the `200` response body as bytes.
-    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
-        self.req.send_bytes().await
-    }
-}
-static QUERY_SWITCH_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "query_switch_ports_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/ports/query",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::query_switch_ports_legacy` (Query switch ports (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QuerySwitchPortsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> QuerySwitchPortsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchPortQueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<SwitchPortQueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
-    }
-}
-static QUERY_SWITCH_CLIENTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "query_switch_clients_legacy",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/switches/clients/query",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
-};
-/// Request builder for `NetworkClient::query_switch_clients_legacy` (Query switch clients (venue-less)).
-///
-/// Set optional parameters with its methods, then call `send`.
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QuerySwitchClientsLegacy<'a> {
-    req: ruckus_one_runtime::Request<'a>,
-}
-impl<'a> QuerySwitchClientsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::common::QueryRequest) -> Self {
-        self.req.json(body);
-        self
-    }
-    /// Every page from page 1, each decoded like `send` (items in `data`).
-    ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchClientQueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
-    }
-    /// Sends the request and decodes the `200` response.
-    pub async fn send(
-        self,
-    ) -> Result<SwitchClientQueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
     }
 }

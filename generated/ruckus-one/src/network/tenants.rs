@@ -322,18 +322,35 @@ impl MspLegacyBody {
         }
     }
 }
-impl<'a> super::NetworkClient<'a> {
+/// tenants: the 68 operations of this area of the Network management API.
+///
+/// Reached with `client.network().tenants()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.network().tenants().get_tenant("tenantId-value").send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct TenantsClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> TenantsClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// Get tenant.
     ///
-    /// `GET /tenants/{tenantId}` on the Network management API.
+    /// `GET /tenants/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenant::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getTenantAccount).
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_tenant(&self, tenant_id: &str) -> GetTenant<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -344,18 +361,14 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update tenant.
     ///
-    /// `PUT /tenants/{tenantId}` on the Network management API.
+    /// `PUT /tenants/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (msp_services-0.3.3.yaml updateManagedTenant).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenant::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml updateManagedTenant).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn update_tenant(
         &self,
         tenant_id: &str,
@@ -371,16 +384,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete tenant.
     ///
-    /// `DELETE /tenants/{tenantId}` on the Network management API.
+    /// `DELETE /tenants/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenant::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml deleteTenant).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_tenant(&self, tenant_id: &str) -> DeleteTenant<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -391,17 +401,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create tenant.
     ///
-    /// `POST /tenants` on the Network management API.
+    /// `POST /tenants` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (msp_services-0.3.3.yaml createTenantV2).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenant::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml createTenantV2).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_tenant(&self, body: &serde_json::Value) -> CreateTenant<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_TENANT, &[]);
         req.json(body);
@@ -411,17 +417,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the end-customer tenants the managed-service provider manages, page by page (the way to list the tenants created with create_tenant).
     ///
-    /// `POST /mspecs/query` on the Network management API.
+    /// `POST /mspecs/query` on the `network` API.
     ///
     /// - Query parameter `delegation` (`string`, builder method `delegation`)
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMSP-ECs).
-    /// - Response 200: `application/json` `QueryResult` (A page of end-customer tenants.)
+    /// - Response 200: `QueryResult` (A page of end-customer tenants.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMspEcs::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMSP-ECs).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMSP-ECs).
     pub fn query_msp_ecs(&self, body: &super::common::QueryRequest) -> QueryMspEcs<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_MSP_ECS, &[]);
@@ -430,15 +432,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get tenant delegations.
     ///
-    /// `GET /tenants/{tenantId}/tenantDelegations` on the Network management API.
+    /// `GET /tenants/{tenantId}/tenantDelegations` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantDelegations::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getTenantDelegations).
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_tenant_delegations(&self, tenant_id: &str) -> ListTenantDelegations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -449,18 +448,14 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update tenant delegations.
     ///
-    /// `PUT /tenants/{tenantId}/tenantDelegations` on the Network management API.
+    /// `PUT /tenants/{tenantId}/tenantDelegations` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (msp_services-0.3.3.yaml updateTenantDelegations).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantDelegations::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml updateTenantDelegations).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn update_tenant_delegations(
         &self,
         tenant_id: &str,
@@ -476,16 +471,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Resend invitation.
     ///
-    /// `PUT /tenants/{tenantId}/invitations` on the Network management API.
+    /// `PUT /tenants/{tenantId}/invitations` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (msp_services-0.3.3.yaml sendInvitationEmail).
+    /// - Request body (json, required): raw JSON (shape not shown)
     /// - Response 204: no body (No content.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn resend_tenant_invitation(
         &self,
         tenant_id: &str,
@@ -501,15 +492,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List tenant administrators.
     ///
-    /// `GET /tenants/{tenantId}/admins` on the Network management API.
+    /// `GET /tenants/{tenantId}/admins` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantAdmins::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getTenantAdmins).
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_tenant_admins(&self, tenant_id: &str) -> ListTenantAdmins<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -520,16 +508,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get tenant administrator.
     ///
-    /// `GET /tenants/{tenantId}/admins/{adminId}` on the Network management API.
+    /// `GET /tenants/{tenantId}/admins/{adminId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Path parameter `adminId`: Identifier of the administrator.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantAdmin::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getTenantAdmin).
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_tenant_admin(
         &self,
         tenant_id: &str,
@@ -544,17 +529,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update tenant administrator.
     ///
-    /// `PUT /tenants/{tenantId}/admins/{adminId}` on the Network management API.
+    /// `PUT /tenants/{tenantId}/admins/{adminId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Path parameter `adminId`: Identifier of the administrator.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (msp_services-0.3.3.yaml updateTenantAdmin).
+    /// - Request body (json, required): raw JSON (shape not shown)
     /// - Response 204: no body (No content.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn update_tenant_admin(
         &self,
         tenant_id: &str,
@@ -571,15 +552,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete tenant administrator.
     ///
-    /// `DELETE /tenants/{tenantId}/admins/{adminId}` on the Network management API.
+    /// `DELETE /tenants/{tenantId}/admins/{adminId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Path parameter `adminId`: Identifier of the administrator.
     /// - Response 204: no body (No content.)
-    /// - Media types: Accept `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_tenant_admin(
         &self,
         tenant_id: &str,
@@ -594,15 +572,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get administrator delegations of a tenant.
     ///
-    /// `GET /tenants/{tenantId}/adminDelegations` on the Network management API.
+    /// `GET /tenants/{tenantId}/adminDelegations` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantAdminDelegations::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getDelegatedAdmins).
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_tenant_admin_delegations(
         &self,
         tenant_id: &str,
@@ -616,18 +591,14 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update administrator delegations of a tenant.
     ///
-    /// `PUT /tenants/{tenantId}/adminDelegations` on the Network management API.
+    /// `PUT /tenants/{tenantId}/adminDelegations` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (msp_services-0.3.3.yaml updateDelegatedAdmins).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantAdminDelegations::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml updateDelegatedAdmins).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn update_tenant_admin_delegations(
         &self,
         tenant_id: &str,
@@ -645,15 +616,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update tenant activation.
     ///
-    /// `PUT /tenantActivations/{tenantId}` on the Network management API.
+    /// `PUT /tenantActivations/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantActivation::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml reActivateTenant).
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn update_tenant_activation(
         &self,
         tenant_id: &str,
@@ -667,15 +635,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete tenant activation.
     ///
-    /// `DELETE /tenantActivations/{tenantId}` on the Network management API.
+    /// `DELETE /tenantActivations/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantActivation::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml deActivateTenant).
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_tenant_activation(
         &self,
         tenant_id: &str,
@@ -689,15 +654,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get tenant support status.
     ///
-    /// `GET /tenantActivations/supportStatus/{tenantId}` on the Network management API.
+    /// `GET /tenantActivations/supportStatus/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantSupportStatus::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getRuckusSupportStatus).
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_tenant_support_status(
         &self,
         tenant_id: &str,
@@ -711,15 +673,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update tenant support status.
     ///
-    /// `PUT /tenantActivations/supportStatus/{tenantId}` on the Network management API.
+    /// `PUT /tenantActivations/supportStatus/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantSupportStatus::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml enableSupport).
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn update_tenant_support_status(
         &self,
         tenant_id: &str,
@@ -733,15 +692,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete tenant support status.
     ///
-    /// `DELETE /tenantActivations/supportStatus/{tenantId}` on the Network management API.
+    /// `DELETE /tenantActivations/supportStatus/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantSupportStatus::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml disableSupport).
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_tenant_support_status(
         &self,
         tenant_id: &str,
@@ -755,31 +711,24 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get brandings.
     ///
-    /// `GET /brandings` on the Network management API.
+    /// `GET /brandings` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListBrandings::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getBrandInfo).
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_brandings(&self) -> ListBrandings<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_BRANDINGS, &[]);
         ListBrandings { req }
     }
     /// Update brandings.
     ///
-    /// `PUT /brandings` on the Network management API.
+    /// `PUT /brandings` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (msp_services-0.3.3.yaml updateBrandInfo).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateBrandings::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml updateBrandInfo).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn update_brandings(&self, body: &serde_json::Value) -> UpdateBrandings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -791,17 +740,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create branding.
     ///
-    /// `POST /brandings` on the Network management API.
+    /// `POST /brandings` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (msp_services-0.3.3.yaml addBrandInfo).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateBranding::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml addBrandInfo).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_branding(&self, body: &serde_json::Value) -> CreateBranding<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -813,16 +758,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload logo file.
     ///
-    /// `POST /logoFiles` on the Network management API.
+    /// `POST /logoFiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (msp_services-0.3.3.yaml uploadBrandLogoFileUrl).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateLogoFile::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml uploadBrandLogoFileUrl).
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - inferred: the document does not name the multipart parts; a single part `file` carrying the image is assumed. The response body is not shown.
@@ -837,17 +778,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Download logo file.
     ///
-    /// `GET /logoFiles/{fileId}` on the Network management API.
+    /// `GET /logoFiles/{fileId}` on the `network` API.
     ///
     /// - Path parameter `fileId`: Identifier of the logo file.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (msp_services-0.3.3.yaml getBrandLogoFileDownloadUrl).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetLogoFile::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml getBrandLogoFileDownloadUrl).
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_logo_file(&self, file_id: &str) -> GetLogoFile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -858,17 +795,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create firmware upgrade schedule.
     ///
-    /// `POST /firmwareUpgradeSchedules` on the Network management API.
+    /// `POST /firmwareUpgradeSchedules` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (msp_services-0.3.3.yaml setScheduleForFirmwareUpgrades).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateFirmwareUpgradeSchedule::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml setScheduleForFirmwareUpgrades).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_firmware_upgrade_schedule(
         &self,
         body: &serde_json::Value,
@@ -885,17 +818,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update tenant delegations (partial).
     ///
-    /// `PATCH /tenantDelegations` on the Network management API.
+    /// `PATCH /tenantDelegations` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (msp_services-0.3.3.yaml patchTenantDelegations).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchTenantDelegations::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml patchTenantDelegations).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn patch_tenant_delegations(
         &self,
         body: &serde_json::Value,
@@ -910,17 +839,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update administrator delegations (partial).
     ///
-    /// `PATCH /adminDelegations` on the Network management API.
+    /// `PATCH /adminDelegations` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (msp_services-0.3.3.yaml patchAdminDelegations).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAdminDelegations::version`)
-    /// - Media types: Provenance: reference (msp_services-0.3.3.yaml patchAdminDelegations).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn patch_admin_delegations(
         &self,
         body: &serde_json::Value,
@@ -935,30 +860,21 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get own tenant.
     ///
-    /// `GET /tenants/self` on the Network management API.
+    /// `GET /tenants/self` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetSelfTenant::version`)
-    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml get).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_self_tenant(&self) -> GetSelfTenant<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_SELF_TENANT, &[]);
         GetSelfTenant { req }
     }
     /// Create notification recipient.
     ///
-    /// `POST /tenants/notificationRecipients` on the Network management API.
+    /// `POST /tenants/notificationRecipients` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (tenant_management-0.3.0.yaml addNotificationRecipient).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_tenant_notification_recipient(
         &self,
         body: &serde_json::Value,
@@ -977,13 +893,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the notification recipients of the tenant.
     ///
-    /// `GET /tenants/notificationRecipients` on the Network management API.
+    /// `GET /tenants/notificationRecipients` on the `network` API.
     ///
-    /// - Response 200: `application/json` `array<json>` (The recipients.)
+    /// - Response 200: `array<json>` (The recipients.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantNotificationRecipients::version`)
-    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml getNotificationRecipients).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (tenant_management-0.3.0.yaml getNotificationRecipients).
     pub fn list_tenant_notification_recipients(
         &self,
@@ -1001,16 +914,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes notification recipients of the tenant.
     ///
-    /// `DELETE /tenants/notificationRecipients` on the Network management API.
+    /// `DELETE /tenants/notificationRecipients` on the `network` API.
     ///
     /// - Request body (json, required): `array<json>`
-    ///   Provenance: reference (tenant_management-0.3.0.yaml deleteNotificationRecipients).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantNotificationRecipients::version`)
-    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml deleteNotificationRecipients).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (tenant_management-0.3.0.yaml deleteNotificationRecipients).
     pub fn delete_tenant_notification_recipients(
         &self,
@@ -1028,16 +937,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Send mobile push notification.
     ///
-    /// `POST /tenants/mobilePushNotifications` on the Network management API.
+    /// `POST /tenants/mobilePushNotifications` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (tenant_management-0.3.0.yaml addMobilePushNotifications).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenantMobilePushNotification::version`)
-    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml addMobilePushNotifications).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_tenant_mobile_push_notification(
         &self,
         body: &serde_json::Value,
@@ -1054,18 +958,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query notification recipients.
     ///
-    /// `POST /tenants/notifications/recipients/query` on the Network management API.
+    /// `POST /tenants/notifications/recipients/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (tenant_management-0.3.0.yaml queryNotificationRecipients).
-    /// - Response 202: `application/json` `TenantManagementPage` (The page of recipients (the service answers 202 with the page itself).)
+    /// - Response 202: `TenantManagementPage` (The page of recipients (the service answers 202 with the page itself).)
     /// - Versions: `json`, `json` (default `json`; choose with `QueryTenantNotificationRecipients::version`)
-    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml queryNotificationRecipients).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Pagination: `query_body`, items in `content`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_tenant_notification_recipients(
         &self,
         body: &super::common::QueryRequest,
@@ -1082,13 +981,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get beta features.
     ///
-    /// `GET /tenants/betaFeatures` on the Network management API.
+    /// `GET /tenants/betaFeatures` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     pub fn get_tenant_beta_features(&self) -> GetTenantBetaFeatures<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1099,15 +994,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update beta features.
     ///
-    /// `PUT /tenants/betaFeatures` on the Network management API.
+    /// `PUT /tenants/betaFeatures` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (tenant_management-0.3.0.yaml updateFeatureIds).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     pub fn update_tenant_beta_features(
         &self,
         body: &serde_json::Value,
@@ -1122,14 +1012,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get privacy settings.
     ///
-    /// `GET /tenants/privacySettings` on the Network management API.
+    /// `GET /tenants/privacySettings` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantPrivacySettings::version`)
-    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml getPrivacySettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_tenant_privacy_settings(&self) -> GetTenantPrivacySettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1140,16 +1026,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create privacy settings.
     ///
-    /// `POST /tenants/privacySettings` on the Network management API.
+    /// `POST /tenants/privacySettings` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (tenant_management-0.3.0.yaml postPrivacySettings).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `json`, `json` (default `json`; choose with `CreateTenantPrivacySettings::version`)
-    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml postPrivacySettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_tenant_privacy_settings(
         &self,
         body: &serde_json::Value,
@@ -1164,16 +1045,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update privacy settings (partial).
     ///
-    /// `PATCH /tenants/privacySettings` on the Network management API.
+    /// `PATCH /tenants/privacySettings` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (tenant_management-0.3.0.yaml patchPrivacySettings).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `json`, `json` (default `json`; choose with `PatchTenantPrivacySettings::version`)
-    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml patchPrivacySettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn patch_tenant_privacy_settings(
         &self,
         body: &serde_json::Value,
@@ -1188,17 +1064,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Export end-customer inventory as CSV.
     ///
-    /// `POST /msps/{mspTenantId}/ecInventories/query/csvFiles` on the Network management API.
+    /// `POST /msps/{mspTenantId}/ecInventories/query/csvFiles` on the `network` API.
     ///
     /// - Path parameter `mspTenantId`: Identifier of the managed-service-provider tenant.
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml exportDeviceInventory_1).
     /// - Response 200: `*/*` text (The CSV export.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ExportMspEcInventoriesCsv::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml exportDeviceInventory_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -1218,17 +1089,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update administrators.
     ///
-    /// `PUT /admins` on the Network management API.
+    /// `PUT /admins` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (tenant_management-0.3.0.yaml updateAdminRole).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateAdmins::version`)
-    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml updateAdminRole).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_admins(&self, body: &serde_json::Value) -> UpdateAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_ADMINS, &[]);
         req.json(body);
@@ -1236,17 +1102,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create administrator.
     ///
-    /// `POST /admins` on the Network management API.
+    /// `POST /admins` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (tenant_management-0.3.0.yaml addAdmin).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateAdmin::version`)
-    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml addAdmin).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_admin(&self, body: &serde_json::Value) -> CreateAdmin<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_ADMIN, &[]);
         req.json(body);
@@ -1256,14 +1117,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the administrators of the tenant.
     ///
-    /// `GET /admins` on the Network management API.
+    /// `GET /admins` on the `network` API.
     ///
     /// - Query parameter `withExternalId` (`boolean`, builder method `with_external_id`)
-    /// - Response 200: `application/json` `array<json>` (The administrators.)
+    /// - Response 200: `array<json>` (The administrators.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListAdmins::version`)
-    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml getAdminList).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (tenant_management-0.3.0.yaml getAdminList).
     pub fn list_admins(&self) -> ListAdmins<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_ADMINS, &[]);
@@ -1273,16 +1131,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes several administrators at once.
     ///
-    /// `DELETE /admins` on the Network management API.
+    /// `DELETE /admins` on the `network` API.
     ///
     /// - Request body (json, required): `array<string>`
-    ///   Provenance: reference (tenant_management-0.3.0.yaml deleteBulkAdmin).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteAdmins::version`)
-    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml deleteBulkAdmin).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (tenant_management-0.3.0.yaml deleteBulkAdmin).
     pub fn delete_admins(&self, body: &Vec<String>) -> DeleteAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &DELETE_ADMINS, &[]);
@@ -1291,31 +1145,23 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get administrator.
     ///
-    /// `GET /admins/{adminId}` on the Network management API.
+    /// `GET /admins/{adminId}` on the `network` API.
     ///
     /// - Path parameter `adminId`: Identifier of the administrator.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAdmin::version`)
-    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml getAdminById).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_admin(&self, admin_id: &str) -> GetAdmin<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_ADMIN, &[admin_id]);
         GetAdmin { req }
     }
     /// Delete administrator.
     ///
-    /// `DELETE /admins/{adminId}` on the Network management API.
+    /// `DELETE /admins/{adminId}` on the `network` API.
     ///
     /// - Path parameter `adminId`: Identifier of the administrator.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteAdmin::version`)
-    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml deleteAdmin).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn delete_admin(&self, admin_id: &str) -> DeleteAdmin<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1326,7 +1172,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query administrators.
     ///
-    /// `POST /admins/query` on the Network management API.
+    /// `POST /admins/query` on the `network` API.
     ///
     /// - Query parameter `includeDelegatedAdmins` (`boolean`, builder method `include_delegated_admins`)
     /// - Query parameter `includeSelectedAdmins` (`boolean`, builder method `include_selected_admins`)
@@ -1335,14 +1181,9 @@ impl<'a> super::NetworkClient<'a> {
     /// - Query parameter `withExternalId` (`boolean`, builder method `with_external_id`)
     /// - Query parameter `withDelegatedECs` (`boolean`, builder method `with_delegated_e_cs`)
     /// - Request body (json, required): `AdminQueryRequest`
-    ///   Provenance: reference (tenant_management-0.3.0.yaml queryAdminList).
-    /// - Response 200: `application/json` `TenantManagementPage` (A page of administrators; the row shape depends on the query flags (by default full administrator rows).)
+    /// - Response 200: `TenantManagementPage` (A page of administrators; the row shape depends on the query flags (by default full administrator rows).)
     /// - Versions: `json`, `json` (default `json`; choose with `QueryAdmins::version`)
-    /// - Media types: Provenance: reference (tenant_management-0.3.0.yaml queryAdminList).
     /// - Pagination: `query_body`, items in `content`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - includeSystemRoles and includePrivilegeGroups qualify includeSelectedAdmins.
@@ -1355,13 +1196,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP customers.
     ///
-    /// `GET /mspCustomers` on the Network management API.
+    /// `GET /mspCustomers` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1378,14 +1216,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create MSP customer.
     ///
-    /// `POST /mspCustomers` on the Network management API.
+    /// `POST /mspCustomers` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `MspLegacyBody`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1402,14 +1237,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get MSP customer.
     ///
-    /// `GET /mspCustomers/{customerId}` on the Network management API.
+    /// `GET /mspCustomers/{customerId}` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1426,15 +1258,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update MSP customer.
     ///
-    /// `PUT /mspCustomers/{customerId}` on the Network management API.
+    /// `PUT /mspCustomers/{customerId}` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
     /// - Request body (json, optional, builder method `body`): `MspLegacyBody`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1451,14 +1280,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete MSP customer.
     ///
-    /// `DELETE /mspCustomers/{customerId}` on the Network management API.
+    /// `DELETE /mspCustomers/{customerId}` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1475,12 +1301,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP administrators of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/mspadmins` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/mspadmins` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
     ///
@@ -1502,12 +1326,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List administrators of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/admins` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/admins` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
     ///
@@ -1529,13 +1351,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get administrator of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/admins/{adminId}` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/admins/{adminId}` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
     /// - Path parameter `adminId`: Identifier of the administrator.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
     ///
@@ -1558,12 +1378,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List invitations of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/invitations` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/invitations` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
     ///
@@ -1585,12 +1403,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List delegations of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/delegations` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/delegations` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
     ///
@@ -1612,12 +1428,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List delegator administrators of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/delegatorAdmins` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/delegatorAdmins` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
     ///
@@ -1641,12 +1455,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get activation status of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/activationStatus` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/activationStatus` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
     ///
@@ -1670,12 +1482,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List logo URLs of a customer.
     ///
-    /// `GET /mspCustomers/{customerId}/logoUrls` on the Network management API.
+    /// `GET /mspCustomers/{customerId}/logoUrls` on the `network` API.
     ///
     /// - Path parameter `customerId`: Identifier of the MSP customer.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
     ///
@@ -1697,11 +1507,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP firmware upgrade schedules.
     ///
-    /// `GET /mspCustomers/firmwareUpgradeSchedules` on the Network management API.
+    /// `GET /mspCustomers/firmwareUpgradeSchedules` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
     ///
@@ -1724,11 +1532,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP delegations.
     ///
-    /// `GET /mspCustomers/delegations` on the Network management API.
+    /// `GET /mspCustomers/delegations` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
     ///
@@ -1747,11 +1553,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP administrator associations.
     ///
-    /// `GET /mspCustomers/mspAdmins/associations` on the Network management API.
+    /// `GET /mspCustomers/mspAdmins/associations` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
     ///
@@ -1770,12 +1574,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get MSP integrator.
     ///
-    /// `GET /mspIntegrators/{integratorId}` on the Network management API.
+    /// `GET /mspIntegrators/{integratorId}` on the `network` API.
     ///
     /// - Path parameter `integratorId`: Identifier of the integrator.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
     ///
@@ -1794,13 +1596,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP labels.
     ///
-    /// `GET /mspLabels` on the Network management API.
+    /// `GET /mspLabels` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1813,14 +1612,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update MSP labels.
     ///
-    /// `PUT /mspLabels` on the Network management API.
+    /// `PUT /mspLabels` on the `network` API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1833,14 +1629,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create MSP label.
     ///
-    /// `POST /mspLabels` on the Network management API.
+    /// `POST /mspLabels` on the `network` API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1853,12 +1646,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get MSP label.
     ///
-    /// `GET /mspLabels/{mspLabel}` on the Network management API.
+    /// `GET /mspLabels/{mspLabel}` on the `network` API.
     ///
     /// - Path parameter `mspLabel`: The label.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
     ///
@@ -1877,11 +1668,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List MSP label base URLs.
     ///
-    /// `GET /mspLabels/baseUrls` on the Network management API.
+    /// `GET /mspLabels/baseUrls` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: Legacy managed-service path; deprecated by the document, no replacement named.
     /// - Provenance: inferred (the document names the path without a method; GET assumed, as a user would expect for reading or listing a sub-resource).
     ///
@@ -1928,7 +1717,7 @@ pub enum GetTenantVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_tenant` (Get tenant).
+/// Request builder for `TenantsClient::get_tenant` (Get tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1980,7 +1769,7 @@ pub enum UpdateTenantVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_tenant` (Update tenant).
+/// Request builder for `TenantsClient::update_tenant` (Update tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2044,7 +1833,7 @@ pub enum DeleteTenantVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_tenant` (Delete tenant).
+/// Request builder for `TenantsClient::delete_tenant` (Delete tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2108,7 +1897,7 @@ pub enum CreateTenantVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_tenant` (Create tenant).
+/// Request builder for `TenantsClient::create_tenant` (Create tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2170,7 +1959,7 @@ pub enum QueryMspEcsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_msp_ecs` (Query managed end-customer tenants).
+/// Request builder for `TenantsClient::query_msp_ecs` (Query managed end-customer tenants).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2242,7 +2031,7 @@ pub enum ListTenantDelegationsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_tenant_delegations` (Get tenant delegations).
+/// Request builder for `TenantsClient::list_tenant_delegations` (Get tenant delegations).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2294,7 +2083,7 @@ pub enum UpdateTenantDelegationsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_tenant_delegations` (Update tenant delegations).
+/// Request builder for `TenantsClient::update_tenant_delegations` (Update tenant delegations).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2340,7 +2129,7 @@ static RESEND_TENANT_INVITATION: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
-/// Request builder for `NetworkClient::resend_tenant_invitation` (Resend invitation).
+/// Request builder for `TenantsClient::resend_tenant_invitation` (Resend invitation).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2387,7 +2176,7 @@ pub enum ListTenantAdminsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_tenant_admins` (List tenant administrators).
+/// Request builder for `TenantsClient::list_tenant_admins` (List tenant administrators).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2439,7 +2228,7 @@ pub enum GetTenantAdminVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_tenant_admin` (Get tenant administrator).
+/// Request builder for `TenantsClient::get_tenant_admin` (Get tenant administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2475,7 +2264,7 @@ static UPDATE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
-/// Request builder for `NetworkClient::update_tenant_admin` (Update tenant administrator).
+/// Request builder for `TenantsClient::update_tenant_admin` (Update tenant administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2506,7 +2295,7 @@ static DELETE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
 };
-/// Request builder for `NetworkClient::delete_tenant_admin` (Delete tenant administrator).
+/// Request builder for `TenantsClient::delete_tenant_admin` (Delete tenant administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2553,7 +2342,7 @@ pub enum ListTenantAdminDelegationsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_tenant_admin_delegations` (Get administrator delegations of a tenant).
+/// Request builder for `TenantsClient::list_tenant_admin_delegations` (Get administrator delegations of a tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2605,7 +2394,7 @@ pub enum UpdateTenantAdminDelegationsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_tenant_admin_delegations` (Update administrator delegations of a tenant).
+/// Request builder for `TenantsClient::update_tenant_admin_delegations` (Update administrator delegations of a tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2669,7 +2458,7 @@ pub enum UpdateTenantActivationVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_tenant_activation` (Update tenant activation).
+/// Request builder for `TenantsClient::update_tenant_activation` (Update tenant activation).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2721,7 +2510,7 @@ pub enum DeleteTenantActivationVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_tenant_activation` (Delete tenant activation).
+/// Request builder for `TenantsClient::delete_tenant_activation` (Delete tenant activation).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2773,7 +2562,7 @@ pub enum GetTenantSupportStatusVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_tenant_support_status` (Get tenant support status).
+/// Request builder for `TenantsClient::get_tenant_support_status` (Get tenant support status).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2825,7 +2614,7 @@ pub enum UpdateTenantSupportStatusVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_tenant_support_status` (Update tenant support status).
+/// Request builder for `TenantsClient::update_tenant_support_status` (Update tenant support status).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2877,7 +2666,7 @@ pub enum DeleteTenantSupportStatusVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_tenant_support_status` (Delete tenant support status).
+/// Request builder for `TenantsClient::delete_tenant_support_status` (Delete tenant support status).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2929,7 +2718,7 @@ pub enum ListBrandingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_brandings` (Get brandings).
+/// Request builder for `TenantsClient::list_brandings` (Get brandings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2981,7 +2770,7 @@ pub enum UpdateBrandingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_brandings` (Update brandings).
+/// Request builder for `TenantsClient::update_brandings` (Update brandings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3045,7 +2834,7 @@ pub enum CreateBrandingVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_branding` (Create branding).
+/// Request builder for `TenantsClient::create_branding` (Create branding).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3109,7 +2898,7 @@ pub enum CreateLogoFileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_logo_file` (Upload logo file).
+/// Request builder for `TenantsClient::create_logo_file` (Upload logo file).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3161,7 +2950,7 @@ pub enum GetLogoFileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_logo_file` (Download logo file).
+/// Request builder for `TenantsClient::get_logo_file` (Download logo file).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3218,7 +3007,7 @@ pub enum CreateFirmwareUpgradeScheduleVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_firmware_upgrade_schedule` (Create firmware upgrade schedule).
+/// Request builder for `TenantsClient::create_firmware_upgrade_schedule` (Create firmware upgrade schedule).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3280,7 +3069,7 @@ pub enum PatchTenantDelegationsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_tenant_delegations` (Update tenant delegations (partial)).
+/// Request builder for `TenantsClient::patch_tenant_delegations` (Update tenant delegations (partial)).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3342,7 +3131,7 @@ pub enum PatchAdminDelegationsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_admin_delegations` (Update administrator delegations (partial)).
+/// Request builder for `TenantsClient::patch_admin_delegations` (Update administrator delegations (partial)).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3404,7 +3193,7 @@ pub enum GetSelfTenantVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_self_tenant` (Get own tenant).
+/// Request builder for `TenantsClient::get_self_tenant` (Get own tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3440,7 +3229,7 @@ static CREATE_TENANT_NOTIFICATION_RECIPIENT: ruckus_one_runtime::Operation = ruc
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::create_tenant_notification_recipient` (Create notification recipient).
+/// Request builder for `TenantsClient::create_tenant_notification_recipient` (Create notification recipient).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3499,7 +3288,7 @@ pub enum ListTenantNotificationRecipientsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_tenant_notification_recipients` (List notification recipients).
+/// Request builder for `TenantsClient::list_tenant_notification_recipients` (List notification recipients).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3553,7 +3342,7 @@ pub enum DeleteTenantNotificationRecipientsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_tenant_notification_recipients` (Delete notification recipients).
+/// Request builder for `TenantsClient::delete_tenant_notification_recipients` (Delete notification recipients).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3620,7 +3409,7 @@ pub enum CreateTenantMobilePushNotificationVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_tenant_mobile_push_notification` (Send mobile push notification).
+/// Request builder for `TenantsClient::create_tenant_mobile_push_notification` (Send mobile push notification).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3675,7 +3464,7 @@ pub enum QueryTenantNotificationRecipientsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json_2,
 }
-/// Request builder for `NetworkClient::query_tenant_notification_recipients` (Query notification recipients).
+/// Request builder for `TenantsClient::query_tenant_notification_recipients` (Query notification recipients).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3732,7 +3521,7 @@ static GET_TENANT_BETA_FEATURES: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_tenant_beta_features` (Get beta features).
+/// Request builder for `TenantsClient::get_tenant_beta_features` (Get beta features).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3763,7 +3552,7 @@ static UPDATE_TENANT_BETA_FEATURES: ruckus_one_runtime::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::update_tenant_beta_features` (Update beta features).
+/// Request builder for `TenantsClient::update_tenant_beta_features` (Update beta features).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3810,7 +3599,7 @@ pub enum GetTenantPrivacySettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_tenant_privacy_settings` (Get privacy settings).
+/// Request builder for `TenantsClient::get_tenant_privacy_settings` (Get privacy settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3862,7 +3651,7 @@ pub enum CreateTenantPrivacySettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json_2,
 }
-/// Request builder for `NetworkClient::create_tenant_privacy_settings` (Create privacy settings).
+/// Request builder for `TenantsClient::create_tenant_privacy_settings` (Create privacy settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3914,7 +3703,7 @@ pub enum PatchTenantPrivacySettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json_2,
 }
-/// Request builder for `NetworkClient::patch_tenant_privacy_settings` (Update privacy settings (partial)).
+/// Request builder for `TenantsClient::patch_tenant_privacy_settings` (Update privacy settings (partial)).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3966,7 +3755,7 @@ pub enum ExportMspEcInventoriesCsvVersion {
     /// `json`: Accept `*/*`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::export_msp_ec_inventories_csv` (Export end-customer inventory as CSV).
+/// Request builder for `TenantsClient::export_msp_ec_inventories_csv` (Export end-customer inventory as CSV).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4018,7 +3807,7 @@ pub enum UpdateAdminsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_admins` (Update administrators).
+/// Request builder for `TenantsClient::update_admins` (Update administrators).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4082,7 +3871,7 @@ pub enum CreateAdminVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_admin` (Create administrator).
+/// Request builder for `TenantsClient::create_admin` (Create administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4146,7 +3935,7 @@ pub enum ListAdminsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_admins` (List administrators).
+/// Request builder for `TenantsClient::list_admins` (List administrators).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4207,7 +3996,7 @@ pub enum DeleteAdminsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_admins` (Delete administrators).
+/// Request builder for `TenantsClient::delete_admins` (Delete administrators).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4271,7 +4060,7 @@ pub enum GetAdminVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_admin` (Get administrator).
+/// Request builder for `TenantsClient::get_admin` (Get administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4323,7 +4112,7 @@ pub enum DeleteAdminVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_admin` (Delete administrator).
+/// Request builder for `TenantsClient::delete_admin` (Delete administrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4387,7 +4176,7 @@ pub enum QueryAdminsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json_2,
 }
-/// Request builder for `NetworkClient::query_admins` (Query administrators).
+/// Request builder for `TenantsClient::query_admins` (Query administrators).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4476,7 +4265,7 @@ static LIST_MSP_CUSTOMERS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_msp_customers` (List MSP customers).
+/// Request builder for `TenantsClient::list_msp_customers` (List MSP customers).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4507,7 +4296,7 @@ static CREATE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::create_msp_customer` (Create MSP customer).
+/// Request builder for `TenantsClient::create_msp_customer` (Create MSP customer).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4543,7 +4332,7 @@ static GET_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_msp_customer` (Get MSP customer).
+/// Request builder for `TenantsClient::get_msp_customer` (Get MSP customer).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4574,7 +4363,7 @@ static UPDATE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::update_msp_customer` (Update MSP customer).
+/// Request builder for `TenantsClient::update_msp_customer` (Update MSP customer).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4610,7 +4399,7 @@ static DELETE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::delete_msp_customer` (Delete MSP customer).
+/// Request builder for `TenantsClient::delete_msp_customer` (Delete MSP customer).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4641,7 +4430,7 @@ static LIST_MSP_CUSTOMER_MSP_ADMINS: ruckus_one_runtime::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_msp_customer_msp_admins` (List MSP administrators of a customer).
+/// Request builder for `TenantsClient::list_msp_customer_msp_admins` (List MSP administrators of a customer).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4672,7 +4461,7 @@ static LIST_MSP_CUSTOMER_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_msp_customer_admins` (List administrators of a customer).
+/// Request builder for `TenantsClient::list_msp_customer_admins` (List administrators of a customer).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4703,7 +4492,7 @@ static GET_MSP_CUSTOMER_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_msp_customer_admin` (Get administrator of a customer).
+/// Request builder for `TenantsClient::get_msp_customer_admin` (Get administrator of a customer).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4734,7 +4523,7 @@ static LIST_MSP_CUSTOMER_INVITATIONS: ruckus_one_runtime::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_msp_customer_invitations` (List invitations of a customer).
+/// Request builder for `TenantsClient::list_msp_customer_invitations` (List invitations of a customer).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4765,7 +4554,7 @@ static LIST_MSP_CUSTOMER_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_msp_customer_delegations` (List delegations of a customer).
+/// Request builder for `TenantsClient::list_msp_customer_delegations` (List delegations of a customer).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4796,7 +4585,7 @@ static LIST_MSP_CUSTOMER_DELEGATOR_ADMINS: ruckus_one_runtime::Operation = rucku
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_msp_customer_delegator_admins` (List delegator administrators of a customer).
+/// Request builder for `TenantsClient::list_msp_customer_delegator_admins` (List delegator administrators of a customer).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4827,7 +4616,7 @@ static GET_MSP_CUSTOMER_ACTIVATION_STATUS: ruckus_one_runtime::Operation = rucku
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_msp_customer_activation_status` (Get activation status of a customer).
+/// Request builder for `TenantsClient::get_msp_customer_activation_status` (Get activation status of a customer).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4858,7 +4647,7 @@ static LIST_MSP_CUSTOMER_LOGO_URLS: ruckus_one_runtime::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_msp_customer_logo_urls` (List logo URLs of a customer).
+/// Request builder for `TenantsClient::list_msp_customer_logo_urls` (List logo URLs of a customer).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4889,7 +4678,7 @@ static LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES: ruckus_one_runtime::Operation = ruck
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_msp_firmware_upgrade_schedules` (List MSP firmware upgrade schedules).
+/// Request builder for `TenantsClient::list_msp_firmware_upgrade_schedules` (List MSP firmware upgrade schedules).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4920,7 +4709,7 @@ static LIST_MSP_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_msp_delegations` (List MSP delegations).
+/// Request builder for `TenantsClient::list_msp_delegations` (List MSP delegations).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4951,7 +4740,7 @@ static LIST_MSP_ADMIN_ASSOCIATIONS: ruckus_one_runtime::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_msp_admin_associations` (List MSP administrator associations).
+/// Request builder for `TenantsClient::list_msp_admin_associations` (List MSP administrator associations).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4982,7 +4771,7 @@ static GET_MSP_INTEGRATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_msp_integrator` (Get MSP integrator).
+/// Request builder for `TenantsClient::get_msp_integrator` (Get MSP integrator).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5013,7 +4802,7 @@ static LIST_MSP_LABELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_msp_labels` (List MSP labels).
+/// Request builder for `TenantsClient::list_msp_labels` (List MSP labels).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5044,7 +4833,7 @@ static UPDATE_MSP_LABELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::update_msp_labels` (Update MSP labels).
+/// Request builder for `TenantsClient::update_msp_labels` (Update MSP labels).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5080,7 +4869,7 @@ static CREATE_MSP_LABEL: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::create_msp_label` (Create MSP label).
+/// Request builder for `TenantsClient::create_msp_label` (Create MSP label).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5116,7 +4905,7 @@ static GET_MSP_LABEL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_msp_label` (Get MSP label).
+/// Request builder for `TenantsClient::get_msp_label` (Get MSP label).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5147,7 +4936,7 @@ static LIST_MSP_LABEL_BASE_URLS: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_msp_label_base_urls` (List MSP label base URLs).
+/// Request builder for `TenantsClient::list_msp_label_base_urls` (List MSP label base URLs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

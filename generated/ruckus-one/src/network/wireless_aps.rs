@@ -271,23 +271,38 @@ impl ApNeighborPage {
         }
     }
 }
-impl<'a> super::NetworkClient<'a> {
+/// wireless aps: the 79 operations of this area of the Network management API.
+///
+/// Reached with `client.network().wireless_aps()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.network().wireless_aps().get_venue_ap_import_results("venueId-value", "operationRequestId-value").send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct WirelessApsClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> WirelessApsClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// Add or import APs.
     ///
     /// Adds APs to the venue, or imports them.
     ///
-    /// `POST /venues/{venueId}/aps` on the Network management API.
+    /// `POST /venues/{venueId}/aps` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addAp).
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueAp::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addAp).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     ///
     /// Notes:
     /// - The document describes this operation as "add or import".
@@ -309,16 +324,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the results of an AP import into the venue.
     ///
-    /// `GET /venues/{venueId}/aps/importResults` on the Network management API.
+    /// `GET /venues/{venueId}/aps/importResults` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `operationRequestId` (`string`, argument `operation_request_id`)
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApImportResults::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getImportVenueApsResults).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_import_results(
         &self,
         venue_id: &str,
@@ -336,17 +347,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates an AP group in a venue, optionally with its APs.
     ///
-    /// `POST /venues/{venueId}/apGroups` on the Network management API.
+    /// `POST /venues/{venueId}/apGroups` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createAPGroup).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateVenueApGroup::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createAPGroup).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml createAPGroup (not named by the document; added so AP groups can be created; list them with query_venue_ap_groups)).
     ///
     /// Notes:
@@ -368,18 +375,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists APs across venues by query.
     ///
-    /// `POST /venues/aps/query` on the Network management API.
+    /// `POST /venues/aps/query` on the `network` API.
     ///
     /// - Query parameter `mesh` (`boolean`, builder method `mesh`)
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml GetAPs_1).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueAps::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml GetAPs_1).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The description also offers a CSV form of this answer (text/csv); this client asks for JSON.
@@ -399,17 +401,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the clients of APs across venues by query.
     ///
-    /// `POST /venues/aps/clients/query` on the Network management API.
+    /// `POST /venues/aps/clients/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryApClients).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueApClients::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryApClients).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_venue_ap_clients(
         &self,
         body: &super::common::QueryRequest,
@@ -426,17 +423,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads feature compatibility of APs, per AP (path /venues/aps/apCompatibilities/query).
     ///
-    /// `POST /venues/aps/apCompatibilities/query` on the Network management API.
+    /// `POST /venues/aps/apCompatibilities/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml apCompatibilitiesQuery).
-    /// - Response 200: `application/json` `ApCompatibilityPage`
+    /// - Response 200: `ApCompatibilityPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueApsCompatibilities::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml apCompatibilitiesQuery).
     /// - Pagination: `query_body`, items in `compatibilities`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_venue_aps_compatibilities(
         &self,
         body: &super::common::QueryRequest,
@@ -455,18 +447,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads feature compatibility of APs, per venue (path /venues/apCompatibilities/query).
     ///
-    /// `POST /venues/apCompatibilities/query` on the Network management API.
+    /// `POST /venues/apCompatibilities/query` on the `network` API.
     ///
     /// - Query parameter `preCheck` (`boolean`, builder method `pre_check`)
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml venueCompatibilitiesQuery).
-    /// - Response 200: `application/json` `ApCompatibilityPage`
+    /// - Response 200: `ApCompatibilityPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueApCompatibilities::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml venueCompatibilitiesQuery).
     /// - Pagination: `query_body`, items in `compatibilities`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_venue_ap_compatibilities(
         &self,
         body: &super::common::QueryRequest,
@@ -483,15 +470,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads edge application compatibility per venue, by query.
     ///
-    /// `POST /venues/edgeAppCompatibilities/query` on the Network management API.
+    /// `POST /venues/edgeAppCompatibilities/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description has POST /venues/edgeCompatibilities/query, a similar query under another name.
@@ -512,16 +495,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one AP of the venue.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` `AccessPoint`
+    /// - Response 200: `AccessPoint`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueAp::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getAp).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap(&self, venue_id: &str, serial_number: &str) -> GetVenueAp<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -534,19 +513,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces one AP of the venue.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Request body (json, required): `AccessPoint`
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateAp).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAp::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateAp).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap(
         &self,
         venue_id: &str,
@@ -565,18 +539,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes one AP from the venue.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Query parameter `resetFirmware` (`boolean`, builder method `reset_firmware`)
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAp::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteAp).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn delete_venue_ap(
         &self,
         venue_id: &str,
@@ -593,16 +563,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the antenna type settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApAntennaTypeSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getAPAntennaType).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -619,19 +585,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the antenna type settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateAPAntennaType).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApAntennaTypeSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateAPAntennaType).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_ap_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -650,15 +611,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the band mode settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/bandModeSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/bandModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -678,16 +635,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the band mode settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/bandModeSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/bandModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -707,16 +660,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the BSS coloring settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/bssColoringSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/bssColoringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApBssColoringSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml GetApBssColoringSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The AP resource carries BSS coloring as ApBssColoring; whether this settings body has the same shape is not shown.
@@ -736,19 +685,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the BSS coloring settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/bssColoringSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/bssColoringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml UpdateApBssColoringSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApBssColoringSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml UpdateApBssColoringSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     ///
     /// Notes:
     /// - The AP resource carries BSS coloring as ApBssColoring; whether this settings body has the same shape is not shown.
@@ -770,15 +714,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the client admission control settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The AP resource carries client admission control as ApClientAdmissionControl; whether this settings body has the same shape is not shown.
@@ -801,16 +741,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the client admission control settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The AP resource carries client admission control as ApClientAdmissionControl; whether this settings body has the same shape is not shown.
@@ -833,16 +769,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the directed multicast settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApDirectedMulticastSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApDirectedMulticastSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -861,19 +793,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the directed multicast settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateApDirectedMulticastSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApDirectedMulticastSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateApDirectedMulticastSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -894,16 +821,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the external antenna settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApExternalAntennaSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApExternalAntennaSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -922,19 +845,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the external antenna settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateApExternalAntennaSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApExternalAntennaSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateApExternalAntennaSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_ap_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -955,16 +873,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the IoT settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/iotSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/iotSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApIotSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml GetApIotSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -981,19 +895,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the IoT settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/iotSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/iotSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml UpdateApIotSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApIotSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml UpdateApIotSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -1012,15 +921,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the LAN port settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/lanPortSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/lanPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1040,16 +945,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the LAN port settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPortSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1069,16 +970,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the LAN port specific settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLanPortSpecificSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApLanPortSpecificSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -1097,19 +994,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the LAN port specific settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateApLanPortSpecificSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApLanPortSpecificSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateApLanPortSpecificSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_ap_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -1130,16 +1022,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the LED settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/ledSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/ledSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLedSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApLedSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_led_settings(
         &self,
         venue_id: &str,
@@ -1156,19 +1044,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the LED settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/ledSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/ledSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateApLedSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApLedSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateApLedSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_ap_led_settings(
         &self,
         venue_id: &str,
@@ -1187,16 +1070,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the management traffic VLAN settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApManagementTrafficVlanSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml GetApManagementTrafficVlanSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -1215,19 +1094,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the management traffic VLAN settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml UpdateApManagementTrafficVlanSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApManagementTrafficVlanSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml UpdateApManagementTrafficVlanSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -1248,16 +1122,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the mesh settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/meshSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/meshSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApMeshSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApMeshSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -1274,19 +1144,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the mesh settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/meshSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/meshSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateApMeshSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApMeshSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateApMeshSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -1305,16 +1170,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the network settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/networkSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/networkSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApNetworkSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml GetApNetworkSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_network_settings(
         &self,
         venue_id: &str,
@@ -1331,19 +1192,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the network settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/networkSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/networkSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml UpdateApNetworkSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApNetworkSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml UpdateApNetworkSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_ap_network_settings(
         &self,
         venue_id: &str,
@@ -1362,16 +1218,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the radio settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/radioSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/radioSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApRadioSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApRadio).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings (AP radio blocks also carry useVenueSettings); the field that holds the block is not named by the document.
@@ -1391,19 +1243,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the radio settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/radioSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/radioSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateApRadio).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApRadioSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateApRadio).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings (AP radio blocks also carry useVenueSettings); the field that holds the block is not named by the document.
@@ -1425,16 +1272,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the smart monitor settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApSmartMonitorSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml GetApSmartMonitorSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -1451,19 +1294,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the smart monitor settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml UpdateApSmartMonitorSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApSmartMonitorSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml UpdateApSmartMonitorSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -1484,16 +1322,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the SNMP agent profile settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApSnmpAgentProfileSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApSnmpAgentProfileSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_snmp_agent_profile_settings(
         &self,
         venue_id: &str,
@@ -1512,19 +1346,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the SNMP agent profile settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApSnmpAgentProfileSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApSnmpAgentProfileSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApSnmpAgentProfileSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_ap_snmp_agent_profile_settings(
         &self,
         venue_id: &str,
@@ -1545,16 +1374,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the sticky client steering settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApStickyClientSteeringSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml GetApStickyClientSteeringSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_sticky_client_steering_settings(
         &self,
         venue_id: &str,
@@ -1573,19 +1398,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the sticky client steering settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml UpdateApStickyClientSteeringSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApStickyClientSteeringSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml UpdateApStickyClientSteeringSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_ap_sticky_client_steering_settings(
         &self,
         venue_id: &str,
@@ -1606,17 +1426,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes the sticky client steering settings of one AP.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteApStickyClientSteeringSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml ResetApStickyClientSteeringSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn delete_ap_sticky_client_steering_settings(
         &self,
         venue_id: &str,
@@ -1635,16 +1451,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the USB port settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/usbPortSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/usbPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApUsbPortSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApUsbPortSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_usb_port_settings(
         &self,
         venue_id: &str,
@@ -1661,19 +1473,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the USB port settings of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/usbPortSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/usbPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateApUsbPortSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApUsbPortSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateApUsbPortSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_ap_usb_port_settings(
         &self,
         venue_id: &str,
@@ -1692,16 +1499,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the picture of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/pictures` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/pictures` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApPicture::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApPictures).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_picture(
         &self,
         venue_id: &str,
@@ -1718,18 +1521,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Uploads the picture of one AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/pictures` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/pictures` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateApPictures).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApPicture::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateApPictures).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApPictures (multipart body with the part `file`)).
     ///
     /// Notes:
@@ -1750,17 +1549,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the picture of one AP.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/pictures` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/pictures` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteApPicture::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteApPictures).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn delete_ap_picture(
         &self,
         venue_id: &str,
@@ -1777,16 +1572,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the capabilities of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/capabilities` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/capabilities` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApCapabilities::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml GetApCapabilities).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - AP model capability fields are described by ApModelCapability; whether this answer carries them is not shown.
@@ -1806,16 +1597,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the DHCP settings of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/dhcpSettings` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/dhcpSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApDhcpSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApDhcpSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_dhcp_settings(
         &self,
         venue_id: &str,
@@ -1832,16 +1619,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the logs of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/logs` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/logs` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLogs::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApLogs).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_logs(&self, venue_id: &str, serial_number: &str) -> GetApLogs<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1854,16 +1637,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the packet capture of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/packets` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/packets` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApPackets::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApPackets).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_packets(
         &self,
         venue_id: &str,
@@ -1880,16 +1659,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the available Wi-Fi channels of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetApWifiAvailableChannels::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getWifiAvailableChannelsOfAp).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_wifi_available_channels(
         &self,
         venue_id: &str,
@@ -1906,16 +1681,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the Wi-Fi DHCP client leases of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpClientLeases` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpClientLeases` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApWifiDhcpClientLeases::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApWifiDhcpClientLeases).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_wifi_dhcp_client_leases(
         &self,
         venue_id: &str,
@@ -1932,16 +1703,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the Wi-Fi DHCP pool usages of one AP.
     ///
-    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpPoolUsages` on the Network management API.
+    /// `GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpPoolUsages` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApWifiDhcpPoolUsages::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApWifiDhcpPoolUsages).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_ap_wifi_dhcp_pool_usages(
         &self,
         venue_id: &str,
@@ -1958,20 +1725,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Acts on one client of the AP (partial update).
     ///
-    /// `PATCH /venues/{venueId}/aps/{serialNumber}/clients/{clientMacAddress}` on the Network management API.
+    /// `PATCH /venues/{venueId}/aps/{serialNumber}/clients/{clientMacAddress}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `clientMacAddress`: MAC address of the client.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml patchApClient).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApClient::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml patchApClient).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn patch_ap_client(
         &self,
         venue_id: &str,
@@ -1991,18 +1753,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Runs diagnosis commands on the AP.
     ///
-    /// `PATCH /venues/{venueId}/aps/{serialNumber}/diagnosisCommands` on the Network management API.
+    /// `PATCH /venues/{venueId}/aps/{serialNumber}/diagnosisCommands` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml TriggerApDiagnosisCommands).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApDiagnosisCommands::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml TriggerApDiagnosisCommands).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn patch_ap_diagnosis_commands(
         &self,
         venue_id: &str,
@@ -2021,19 +1778,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Requests a refresh of the AP's neighbor data.
     ///
-    /// `PATCH /venues/{venueId}/aps/{serialNumber}/neighbors` on the Network management API.
+    /// `PATCH /venues/{venueId}/aps/{serialNumber}/neighbors` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml patchApNeighbors).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApNeighbors::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml patchApNeighbors).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn patch_ap_neighbors(
         &self,
         venue_id: &str,
@@ -2052,19 +1804,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Starts or stops a packet capture on the AP.
     ///
-    /// `PATCH /venues/{venueId}/aps/{serialNumber}/packets` on the Network management API.
+    /// `PATCH /venues/{venueId}/aps/{serialNumber}/packets` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml patchApPackets).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `PatchApPackets::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml patchApPackets).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn patch_ap_packets(
         &self,
         venue_id: &str,
@@ -2083,18 +1830,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Sends a system command (such as reboot) to the AP.
     ///
-    /// `PATCH /venues/{venueId}/aps/{serialNumber}/systemCommands` on the Network management API.
+    /// `PATCH /venues/{venueId}/aps/{serialNumber}/systemCommands` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml TriggerApSystemCommands).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApSystemCommands::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml TriggerApSystemCommands).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn patch_ap_system_commands(
         &self,
         venue_id: &str,
@@ -2113,19 +1855,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the neighbors of one AP by query.
     ///
-    /// `POST /venues/{venueId}/aps/{serialNumber}/neighbors/query` on the Network management API.
+    /// `POST /venues/{venueId}/aps/{serialNumber}/neighbors/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml queryApNeighbors).
-    /// - Response 200: `application/json` `ApNeighborPage`
+    /// - Response 200: `ApNeighborPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryApNeighbors::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml queryApNeighbors).
     /// - Pagination: `query_body`, items in `neighbors`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_ap_neighbors(
         &self,
         venue_id: &str,
@@ -2144,18 +1881,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies the SNMP agent profile to the AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddSnmpAgentProfileToAp::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateSnmpAgentProfileOnAp).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn add_snmp_agent_profile_to_ap(
         &self,
         venue_id: &str,
@@ -2173,18 +1906,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the SNMP agent profile from the AP.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSnmpAgentProfileFromAp::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateSnmpAgentProfileOnAp).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn remove_snmp_agent_profile_from_ap(
         &self,
         venue_id: &str,
@@ -2204,18 +1933,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies the IoT controller to the AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `iotControllerId`: Identifier of the IoT controller.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddIotControllerToAp::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml associateIotControllerWithAp).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn add_iot_controller_to_ap(
         &self,
         venue_id: &str,
@@ -2233,18 +1958,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the IoT controller from the AP.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `iotControllerId`: Identifier of the IoT controller.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveIotControllerFromAp::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml disassociateIotControllerFromAp).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn remove_iot_controller_from_ap(
         &self,
         venue_id: &str,
@@ -2262,19 +1983,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies the client isolation profile to the AP LAN port.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Path parameter `id`: Identifier of the client isolation profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddClientIsolationProfileToApLanPort::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateClientIsolationProfileOnApLanPort).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn add_client_isolation_profile_to_ap_lan_port(
         &self,
         venue_id: &str,
@@ -2295,19 +2012,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the client isolation profile from the AP LAN port.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Path parameter `id`: Identifier of the client isolation profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveClientIsolationProfileFromApLanPort::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateClientIsolationProfileOnApLanPort).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn remove_client_isolation_profile_from_ap_lan_port(
         &self,
         venue_id: &str,
@@ -2328,21 +2041,16 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies the SoftGRE profile to the AP LAN port.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Path parameter `id`: Identifier of the SoftGRE profile.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml activateSoftGreProfileOnVenueApLanPort).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `AddSoftGreProfileToApLanPort::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateSoftGreProfileOnVenueApLanPort).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn add_soft_gre_profile_to_ap_lan_port(
         &self,
         venue_id: &str,
@@ -2363,19 +2071,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the SoftGRE profile from the AP LAN port.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Path parameter `id`: Identifier of the SoftGRE profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSoftGreProfileFromApLanPort::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateSoftGreProfileOnVenueApLanPort).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn remove_soft_gre_profile_from_ap_lan_port(
         &self,
         venue_id: &str,
@@ -2396,19 +2100,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies the Ethernet port profile to the AP LAN port.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Path parameter `id`: Identifier of the Ethernet port profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddEthernetPortProfileToApLanPort::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateEthernetPortProfileToApLanPort).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn add_ethernet_port_profile_to_ap_lan_port(
         &self,
         venue_id: &str,
@@ -2429,19 +2129,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the Ethernet port profile from the AP LAN port.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Path parameter `id`: Identifier of the Ethernet port profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveEthernetPortProfileFromApLanPort::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateEthernetPortProfileToApLanPort).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn remove_ethernet_port_profile_from_ap_lan_port(
         &self,
         venue_id: &str,
@@ -2462,18 +2158,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies the multicast DNS proxy profile to the AP.
     ///
-    /// `PUT /venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}` on the Network management API.
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `id`: Identifier of the multicast DNS proxy profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddMulticastDnsProxyProfileToAp::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateMulticastDnsProxyProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn add_multicast_dns_proxy_profile_to_ap(
         &self,
         venue_id: &str,
@@ -2493,18 +2185,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the multicast DNS proxy profile from the AP.
     ///
-    /// `DELETE /venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}` on the Network management API.
+    /// `DELETE /venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `id`: Identifier of the multicast DNS proxy profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveMulticastDnsProxyProfileFromAp::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateMulticastDnsProxyProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn remove_multicast_dns_proxy_profile_from_ap(
         &self,
         venue_id: &str,
@@ -2524,17 +2212,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the position of an AP on a floor plan.
     ///
-    /// `GET /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` on the Network management API.
+    /// `GET /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `floorplanId`: Identifier of the floor plan.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApFloorPosition::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApFloorPosition).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
@@ -2555,20 +2239,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Sets the position of an AP on a floor plan.
     ///
-    /// `PUT /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` on the Network management API.
+    /// `PUT /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `floorplanId`: Identifier of the floor plan.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml activateApFloorPosition).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApFloorPosition::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateApFloorPosition).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
@@ -2591,18 +2270,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes the position of an AP on a floor plan.
     ///
-    /// `DELETE /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` on the Network management API.
+    /// `DELETE /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `floorplanId`: Identifier of the floor plan.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteApFloorPosition::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateApFloorPosition).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
@@ -2649,7 +2324,7 @@ pub enum CreateVenueApVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_ap` (Add or import APs).
+/// Request builder for `WirelessApsClient::create_venue_ap` (Add or import APs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2711,7 +2386,7 @@ pub enum GetVenueApImportResultsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_import_results` (Get AP import results).
+/// Request builder for `WirelessApsClient::get_venue_ap_import_results` (Get AP import results).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2769,7 +2444,7 @@ pub enum CreateVenueApGroupVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_ap_group` (Create AP group).
+/// Request builder for `WirelessApsClient::create_venue_ap_group` (Create AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2833,7 +2508,7 @@ pub enum QueryVenueApsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_aps` (Query APs).
+/// Request builder for `WirelessApsClient::query_venue_aps` (Query APs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2906,7 +2581,7 @@ pub enum QueryVenueApClientsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_ap_clients` (Query AP clients).
+/// Request builder for `WirelessApsClient::query_venue_ap_clients` (Query AP clients).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2971,7 +2646,7 @@ pub enum QueryVenueApsCompatibilitiesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_aps_compatibilities` (Query AP compatibilities (per AP)).
+/// Request builder for `WirelessApsClient::query_venue_aps_compatibilities` (Query AP compatibilities (per AP)).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3034,7 +2709,7 @@ pub enum QueryVenueApCompatibilitiesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_ap_compatibilities` (Query AP compatibilities (per venue)).
+/// Request builder for `WirelessApsClient::query_venue_ap_compatibilities` (Query AP compatibilities (per venue)).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3089,7 +2764,7 @@ static QUERY_VENUE_EDGE_APP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruc
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::query_venue_edge_app_compatibilities` (Query edge application compatibilities).
+/// Request builder for `WirelessApsClient::query_venue_edge_app_compatibilities` (Query edge application compatibilities).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3154,7 +2829,7 @@ pub enum GetVenueApVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap` (Get AP).
+/// Request builder for `WirelessApsClient::get_venue_ap` (Get AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3206,7 +2881,7 @@ pub enum UpdateVenueApVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap` (Update AP).
+/// Request builder for `WirelessApsClient::update_venue_ap` (Update AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3270,7 +2945,7 @@ pub enum DeleteVenueApVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_ap` (Delete AP).
+/// Request builder for `WirelessApsClient::delete_venue_ap` (Delete AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3342,7 +3017,7 @@ pub enum GetApAntennaTypeSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_antenna_type_settings` (Get AP antenna type settings).
+/// Request builder for `WirelessApsClient::get_ap_antenna_type_settings` (Get AP antenna type settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3394,7 +3069,7 @@ pub enum UpdateApAntennaTypeSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_antenna_type_settings` (Update AP antenna type settings).
+/// Request builder for `WirelessApsClient::update_ap_antenna_type_settings` (Update AP antenna type settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3442,7 +3117,7 @@ static GET_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_ap_band_mode_settings` (Get AP band mode settings).
+/// Request builder for `WirelessApsClient::get_ap_band_mode_settings` (Get AP band mode settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3473,7 +3148,7 @@ static UPDATE_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::update_ap_band_mode_settings` (Update AP band mode settings).
+/// Request builder for `WirelessApsClient::update_ap_band_mode_settings` (Update AP band mode settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3525,7 +3200,7 @@ pub enum GetApBssColoringSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_bss_coloring_settings` (Get AP BSS coloring settings).
+/// Request builder for `WirelessApsClient::get_ap_bss_coloring_settings` (Get AP BSS coloring settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3577,7 +3252,7 @@ pub enum UpdateApBssColoringSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_bss_coloring_settings` (Update AP BSS coloring settings).
+/// Request builder for `WirelessApsClient::update_ap_bss_coloring_settings` (Update AP BSS coloring settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3625,7 +3300,7 @@ static GET_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation =
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_ap_client_admission_control_settings` (Get AP client admission control settings).
+/// Request builder for `WirelessApsClient::get_ap_client_admission_control_settings` (Get AP client admission control settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3656,7 +3331,7 @@ static UPDATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operatio
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::update_ap_client_admission_control_settings` (Update AP client admission control settings).
+/// Request builder for `WirelessApsClient::update_ap_client_admission_control_settings` (Update AP client admission control settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3708,7 +3383,7 @@ pub enum GetApDirectedMulticastSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_directed_multicast_settings` (Get AP directed multicast settings).
+/// Request builder for `WirelessApsClient::get_ap_directed_multicast_settings` (Get AP directed multicast settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3760,7 +3435,7 @@ pub enum UpdateApDirectedMulticastSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_directed_multicast_settings` (Update AP directed multicast settings).
+/// Request builder for `WirelessApsClient::update_ap_directed_multicast_settings` (Update AP directed multicast settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3824,7 +3499,7 @@ pub enum GetApExternalAntennaSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_external_antenna_settings` (Get AP external antenna settings).
+/// Request builder for `WirelessApsClient::get_ap_external_antenna_settings` (Get AP external antenna settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3876,7 +3551,7 @@ pub enum UpdateApExternalAntennaSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_external_antenna_settings` (Update AP external antenna settings).
+/// Request builder for `WirelessApsClient::update_ap_external_antenna_settings` (Update AP external antenna settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3940,7 +3615,7 @@ pub enum GetApIotSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_iot_settings` (Get AP IoT settings).
+/// Request builder for `WirelessApsClient::get_ap_iot_settings` (Get AP IoT settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3992,7 +3667,7 @@ pub enum UpdateApIotSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_iot_settings` (Update AP IoT settings).
+/// Request builder for `WirelessApsClient::update_ap_iot_settings` (Update AP IoT settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4040,7 +3715,7 @@ static GET_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_ap_lan_port_settings` (Get AP LAN port settings).
+/// Request builder for `WirelessApsClient::get_ap_lan_port_settings` (Get AP LAN port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4071,7 +3746,7 @@ static UPDATE_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::update_ap_lan_port_settings` (Update AP LAN port settings).
+/// Request builder for `WirelessApsClient::update_ap_lan_port_settings` (Update AP LAN port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4123,7 +3798,7 @@ pub enum GetApLanPortSpecificSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_lan_port_specific_settings` (Get AP LAN port specific settings).
+/// Request builder for `WirelessApsClient::get_ap_lan_port_specific_settings` (Get AP LAN port specific settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4175,7 +3850,7 @@ pub enum UpdateApLanPortSpecificSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_lan_port_specific_settings` (Update AP LAN port specific settings).
+/// Request builder for `WirelessApsClient::update_ap_lan_port_specific_settings` (Update AP LAN port specific settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4239,7 +3914,7 @@ pub enum GetApLedSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_led_settings` (Get AP LED settings).
+/// Request builder for `WirelessApsClient::get_ap_led_settings` (Get AP LED settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4291,7 +3966,7 @@ pub enum UpdateApLedSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_led_settings` (Update AP LED settings).
+/// Request builder for `WirelessApsClient::update_ap_led_settings` (Update AP LED settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4355,7 +4030,7 @@ pub enum GetApManagementTrafficVlanSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_management_traffic_vlan_settings` (Get AP management traffic VLAN settings).
+/// Request builder for `WirelessApsClient::get_ap_management_traffic_vlan_settings` (Get AP management traffic VLAN settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4410,7 +4085,7 @@ pub enum UpdateApManagementTrafficVlanSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_management_traffic_vlan_settings` (Update AP management traffic VLAN settings).
+/// Request builder for `WirelessApsClient::update_ap_management_traffic_vlan_settings` (Update AP management traffic VLAN settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4477,7 +4152,7 @@ pub enum GetApMeshSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_mesh_settings` (Get AP mesh settings).
+/// Request builder for `WirelessApsClient::get_ap_mesh_settings` (Get AP mesh settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4529,7 +4204,7 @@ pub enum UpdateApMeshSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_mesh_settings` (Update AP mesh settings).
+/// Request builder for `WirelessApsClient::update_ap_mesh_settings` (Update AP mesh settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4593,7 +4268,7 @@ pub enum GetApNetworkSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_network_settings` (Get AP network settings).
+/// Request builder for `WirelessApsClient::get_ap_network_settings` (Get AP network settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4645,7 +4320,7 @@ pub enum UpdateApNetworkSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_network_settings` (Update AP network settings).
+/// Request builder for `WirelessApsClient::update_ap_network_settings` (Update AP network settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4709,7 +4384,7 @@ pub enum GetApRadioSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_radio_settings` (Get AP radio settings).
+/// Request builder for `WirelessApsClient::get_ap_radio_settings` (Get AP radio settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4761,7 +4436,7 @@ pub enum UpdateApRadioSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_radio_settings` (Update AP radio settings).
+/// Request builder for `WirelessApsClient::update_ap_radio_settings` (Update AP radio settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4825,7 +4500,7 @@ pub enum GetApSmartMonitorSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_smart_monitor_settings` (Get AP smart monitor settings).
+/// Request builder for `WirelessApsClient::get_ap_smart_monitor_settings` (Get AP smart monitor settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4877,7 +4552,7 @@ pub enum UpdateApSmartMonitorSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_smart_monitor_settings` (Update AP smart monitor settings).
+/// Request builder for `WirelessApsClient::update_ap_smart_monitor_settings` (Update AP smart monitor settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4941,7 +4616,7 @@ pub enum GetApSnmpAgentProfileSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_snmp_agent_profile_settings` (Get AP SNMP agent profile settings).
+/// Request builder for `WirelessApsClient::get_ap_snmp_agent_profile_settings` (Get AP SNMP agent profile settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4993,7 +4668,7 @@ pub enum UpdateApSnmpAgentProfileSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_snmp_agent_profile_settings` (Update AP SNMP agent profile settings).
+/// Request builder for `WirelessApsClient::update_ap_snmp_agent_profile_settings` (Update AP SNMP agent profile settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5057,7 +4732,7 @@ pub enum GetApStickyClientSteeringSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_sticky_client_steering_settings` (Get AP sticky client steering settings).
+/// Request builder for `WirelessApsClient::get_ap_sticky_client_steering_settings` (Get AP sticky client steering settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5109,7 +4784,7 @@ pub enum UpdateApStickyClientSteeringSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_sticky_client_steering_settings` (Update AP sticky client steering settings).
+/// Request builder for `WirelessApsClient::update_ap_sticky_client_steering_settings` (Update AP sticky client steering settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5176,7 +4851,7 @@ pub enum DeleteApStickyClientSteeringSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_ap_sticky_client_steering_settings` (Delete AP sticky client steering settings).
+/// Request builder for `WirelessApsClient::delete_ap_sticky_client_steering_settings` (Delete AP sticky client steering settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5243,7 +4918,7 @@ pub enum GetApUsbPortSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_usb_port_settings` (Get AP USB port settings).
+/// Request builder for `WirelessApsClient::get_ap_usb_port_settings` (Get AP USB port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5295,7 +4970,7 @@ pub enum UpdateApUsbPortSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_usb_port_settings` (Update AP USB port settings).
+/// Request builder for `WirelessApsClient::update_ap_usb_port_settings` (Update AP USB port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5359,7 +5034,7 @@ pub enum GetApPictureVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_picture` (Get AP picture).
+/// Request builder for `WirelessApsClient::get_ap_picture` (Get AP picture).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5411,7 +5086,7 @@ pub enum UpdateApPictureVersion {
     /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_picture` (Update AP picture).
+/// Request builder for `WirelessApsClient::update_ap_picture` (Update AP picture).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5480,7 +5155,7 @@ pub enum DeleteApPictureVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_ap_picture` (Delete AP picture).
+/// Request builder for `WirelessApsClient::delete_ap_picture` (Delete AP picture).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5544,7 +5219,7 @@ pub enum GetApCapabilitiesVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_capabilities` (Get AP capabilities).
+/// Request builder for `WirelessApsClient::get_ap_capabilities` (Get AP capabilities).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5596,7 +5271,7 @@ pub enum GetApDhcpSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_dhcp_settings` (Get AP DHCP settings).
+/// Request builder for `WirelessApsClient::get_ap_dhcp_settings` (Get AP DHCP settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5648,7 +5323,7 @@ pub enum GetApLogsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_logs` (Get AP logs).
+/// Request builder for `WirelessApsClient::get_ap_logs` (Get AP logs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5700,7 +5375,7 @@ pub enum GetApPacketsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_packets` (Get AP packet capture).
+/// Request builder for `WirelessApsClient::get_ap_packets` (Get AP packet capture).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5758,7 +5433,7 @@ pub enum GetApWifiAvailableChannelsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_wifi_available_channels` (Get AP available Wi-Fi channels).
+/// Request builder for `WirelessApsClient::get_ap_wifi_available_channels` (Get AP available Wi-Fi channels).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5810,7 +5485,7 @@ pub enum GetApWifiDhcpClientLeasesVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_wifi_dhcp_client_leases` (Get AP Wi-Fi DHCP client leases).
+/// Request builder for `WirelessApsClient::get_ap_wifi_dhcp_client_leases` (Get AP Wi-Fi DHCP client leases).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5862,7 +5537,7 @@ pub enum GetApWifiDhcpPoolUsagesVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_wifi_dhcp_pool_usages` (Get AP Wi-Fi DHCP pool usages).
+/// Request builder for `WirelessApsClient::get_ap_wifi_dhcp_pool_usages` (Get AP Wi-Fi DHCP pool usages).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5914,7 +5589,7 @@ pub enum PatchApClientVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_ap_client` (Patch AP client).
+/// Request builder for `WirelessApsClient::patch_ap_client` (Patch AP client).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5978,7 +5653,7 @@ pub enum PatchApDiagnosisCommandsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_ap_diagnosis_commands` (Patch AP diagnosis commands).
+/// Request builder for `WirelessApsClient::patch_ap_diagnosis_commands` (Patch AP diagnosis commands).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6030,7 +5705,7 @@ pub enum PatchApNeighborsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_ap_neighbors` (Patch AP neighbors).
+/// Request builder for `WirelessApsClient::patch_ap_neighbors` (Patch AP neighbors).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6094,7 +5769,7 @@ pub enum PatchApPacketsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json_2,
 }
-/// Request builder for `NetworkClient::patch_ap_packets` (Patch AP packet capture).
+/// Request builder for `WirelessApsClient::patch_ap_packets` (Patch AP packet capture).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6158,7 +5833,7 @@ pub enum PatchApSystemCommandsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_ap_system_commands` (Patch AP system commands).
+/// Request builder for `WirelessApsClient::patch_ap_system_commands` (Patch AP system commands).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6210,7 +5885,7 @@ pub enum QueryApNeighborsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_ap_neighbors` (Query AP neighbors).
+/// Request builder for `WirelessApsClient::query_ap_neighbors` (Query AP neighbors).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6273,7 +5948,7 @@ pub enum AddSnmpAgentProfileToApVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_snmp_agent_profile_to_ap` (Add SNMP agent profile to AP).
+/// Request builder for `WirelessApsClient::add_snmp_agent_profile_to_ap` (Add SNMP agent profile to AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6337,7 +6012,7 @@ pub enum RemoveSnmpAgentProfileFromApVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_snmp_agent_profile_from_ap` (Remove SNMP agent profile from AP).
+/// Request builder for `WirelessApsClient::remove_snmp_agent_profile_from_ap` (Remove SNMP agent profile from AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6401,7 +6076,7 @@ pub enum AddIotControllerToApVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_iot_controller_to_ap` (Add IoT controller to AP).
+/// Request builder for `WirelessApsClient::add_iot_controller_to_ap` (Add IoT controller to AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6465,7 +6140,7 @@ pub enum RemoveIotControllerFromApVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_iot_controller_from_ap` (Remove IoT controller from AP).
+/// Request builder for `WirelessApsClient::remove_iot_controller_from_ap` (Remove IoT controller from AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6529,7 +6204,7 @@ pub enum AddClientIsolationProfileToApLanPortVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_client_isolation_profile_to_ap_lan_port` (Add client isolation profile to AP LAN port).
+/// Request builder for `WirelessApsClient::add_client_isolation_profile_to_ap_lan_port` (Add client isolation profile to AP LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6596,7 +6271,7 @@ pub enum RemoveClientIsolationProfileFromApLanPortVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_client_isolation_profile_from_ap_lan_port` (Remove client isolation profile from AP LAN port).
+/// Request builder for `WirelessApsClient::remove_client_isolation_profile_from_ap_lan_port` (Remove client isolation profile from AP LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6663,7 +6338,7 @@ pub enum AddSoftGreProfileToApLanPortVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json_2,
 }
-/// Request builder for `NetworkClient::add_soft_gre_profile_to_ap_lan_port` (Add SoftGRE profile to AP LAN port).
+/// Request builder for `WirelessApsClient::add_soft_gre_profile_to_ap_lan_port` (Add SoftGRE profile to AP LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6732,7 +6407,7 @@ pub enum RemoveSoftGreProfileFromApLanPortVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_soft_gre_profile_from_ap_lan_port` (Remove SoftGRE profile from AP LAN port).
+/// Request builder for `WirelessApsClient::remove_soft_gre_profile_from_ap_lan_port` (Remove SoftGRE profile from AP LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6796,7 +6471,7 @@ pub enum AddEthernetPortProfileToApLanPortVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_ethernet_port_profile_to_ap_lan_port` (Add Ethernet port profile to AP LAN port).
+/// Request builder for `WirelessApsClient::add_ethernet_port_profile_to_ap_lan_port` (Add Ethernet port profile to AP LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6860,7 +6535,7 @@ pub enum RemoveEthernetPortProfileFromApLanPortVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_ethernet_port_profile_from_ap_lan_port` (Remove Ethernet port profile from AP LAN port).
+/// Request builder for `WirelessApsClient::remove_ethernet_port_profile_from_ap_lan_port` (Remove Ethernet port profile from AP LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6927,7 +6602,7 @@ pub enum AddMulticastDnsProxyProfileToApVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_multicast_dns_proxy_profile_to_ap` (Add multicast DNS proxy profile to AP).
+/// Request builder for `WirelessApsClient::add_multicast_dns_proxy_profile_to_ap` (Add multicast DNS proxy profile to AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6991,7 +6666,7 @@ pub enum RemoveMulticastDnsProxyProfileFromApVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_multicast_dns_proxy_profile_from_ap` (Remove multicast DNS proxy profile from AP).
+/// Request builder for `WirelessApsClient::remove_multicast_dns_proxy_profile_from_ap` (Remove multicast DNS proxy profile from AP).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7058,7 +6733,7 @@ pub enum GetApFloorPositionVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ap_floor_position` (Get AP floor position).
+/// Request builder for `WirelessApsClient::get_ap_floor_position` (Get AP floor position).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7110,7 +6785,7 @@ pub enum UpdateApFloorPositionVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ap_floor_position` (Update AP floor position).
+/// Request builder for `WirelessApsClient::update_ap_floor_position` (Update AP floor position).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7174,7 +6849,7 @@ pub enum DeleteApFloorPositionVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_ap_floor_position` (Delete AP floor position).
+/// Request builder for `WirelessApsClient::delete_ap_floor_position` (Delete AP floor position).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

@@ -496,16 +496,32 @@ impl PortalServiceProfileImage {
         Self { image }
     }
 }
-impl<'a> super::NetworkClient<'a> {
+/// wireless networks: the 62 operations of this area of the Network management API.
+///
+/// Reached with `client.network().wireless_networks()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.network().wireless_networks().list_networks().send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct WirelessNetworksClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> WirelessNetworksClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// List networks.
     ///
-    /// `GET /networks` on the Network management API.
+    /// `GET /networks` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
@@ -516,14 +532,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create network.
     ///
-    /// `POST /networks` on the Network management API.
+    /// `POST /networks` on the `network` API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
@@ -534,13 +546,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete networks.
     ///
-    /// `DELETE /networks` on the Network management API.
+    /// `DELETE /networks` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
@@ -551,14 +559,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get network.
     ///
-    /// `GET /networks/{networkId}` on the Network management API.
+    /// `GET /networks/{networkId}` on the `network` API.
     ///
     /// - Path parameter `networkId`: Identifier of the network.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
@@ -573,15 +577,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update network.
     ///
-    /// `PUT /networks/{networkId}` on the Network management API.
+    /// `PUT /networks/{networkId}` on the `network` API.
     ///
     /// - Path parameter `networkId`: Identifier of the network.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
@@ -596,14 +596,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete network.
     ///
-    /// `DELETE /networks/{networkId}` on the Network management API.
+    /// `DELETE /networks/{networkId}` on the `network` API.
     ///
     /// - Path parameter `networkId`: Identifier of the network.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
@@ -618,17 +614,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create Wi-Fi network.
     ///
-    /// `POST /wifiNetworks` on the Network management API.
+    /// `POST /wifiNetworks` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addWifiNetwork).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWifiNetwork::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addWifiNetwork).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_wifi_network(
         &self,
         body: &serde_json::Value,
@@ -643,18 +634,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update Wi-Fi network.
     ///
-    /// `PUT /wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `PUT /wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateWifiNetwork).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateWifiNetwork::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateWifiNetwork).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -672,14 +658,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one Wi-Fi network.
     ///
-    /// `GET /wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `GET /wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Response 200: `application/json` `WifiNetwork`
+    /// - Response 200: `WifiNetwork`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiNetwork::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getWifiNetwork).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWifiNetwork (not named by the document; added as the read of a resource the client creates)).
     pub fn get_wifi_network(&self, wifi_network_id: &str) -> GetWifiNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -693,15 +676,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one Wi-Fi network.
     ///
-    /// `DELETE /wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `DELETE /wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteWifiNetwork::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteWifiNetwork).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteWifiNetwork (not named by the document; added as the delete of a resource the client creates)).
     pub fn delete_wifi_network(&self, wifi_network_id: &str) -> DeleteWifiNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -713,17 +693,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query Wi-Fi networks.
     ///
-    /// `POST /wifiNetworks/query` on the Network management API.
+    /// `POST /wifiNetworks/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworks).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryWifiNetworks::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworks).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The description declares a single row as the answer; it is read here as the usual query page, with the rows in `data`.
@@ -743,14 +718,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Activates a network on a venue.
     ///
-    /// `POST /networkActivations` on the Network management API.
+    /// `POST /networkActivations` on the `network` API.
     ///
     /// - Request body (json, required): `NetworkActivation`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
@@ -769,15 +740,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query network activations.
     ///
-    /// `POST /networkActivations/query` on the Network management API.
+    /// `POST /networkActivations/query` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
-    /// - Response 200: `application/json` `QueryResult`
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
+    /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
@@ -794,14 +761,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Posts network activation mappings; what the operation does beyond its path is not shown.
     ///
-    /// `POST /networkActivations/mappings` on the Network management API.
+    /// `POST /networkActivations/mappings` on the `network` API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
@@ -820,14 +783,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get network activation.
     ///
-    /// `GET /networkActivations/{networkVenueId}` on the Network management API.
+    /// `GET /networkActivations/{networkVenueId}` on the `network` API.
     ///
     /// - Path parameter `networkVenueId`: Identifier of the network activation (network and venue pair).
-    /// - Response 200: `application/json` `NetworkActivation`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: `NetworkActivation`
     ///
     /// Notes:
     /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
@@ -845,15 +804,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update network activation.
     ///
-    /// `PUT /networkActivations/{networkVenueId}` on the Network management API.
+    /// `PUT /networkActivations/{networkVenueId}` on the `network` API.
     ///
     /// - Path parameter `networkVenueId`: Identifier of the network activation (network and venue pair).
     /// - Request body (json, required): `NetworkActivation`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
@@ -875,16 +830,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Settings of a Wi-Fi network on one venue.
     ///
-    /// `GET /venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` on the Network management API.
+    /// `GET /venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueWifiNetworkSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueWifiNetworkSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_wifi_network_settings(
         &self,
         venue_id: &str,
@@ -899,19 +850,14 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update venue Wi-Fi network settings.
     ///
-    /// `PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` on the Network management API.
+    /// `PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueWifiNetworkSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueWifiNetworkSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueWifiNetworkSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_wifi_network_settings(
         &self,
         venue_id: &str,
@@ -932,18 +878,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Activates a Wi-Fi network on a venue, so that the venue's APs serve it.
     ///
-    /// `PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Request body (json, optional, builder method `body`): `VenueWifiNetwork`
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml activateWifiNetworkOnVenue).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateWifiNetworkOnVenue::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateWifiNetworkOnVenue).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateWifiNetworkOnVenue (not named by the document; added so networks can be put on venues)).
     pub fn activate_wifi_network_on_venue(
         &self,
@@ -961,16 +903,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes a Wi-Fi network from a venue.
     ///
-    /// `DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateWifiNetworkOnVenue::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateWifiNetworkOnVenue).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateWifiNetworkOnVenue (not named by the document; the counterpart of the activation)).
     pub fn deactivate_wifi_network_on_venue(
         &self,
@@ -988,17 +927,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query Wi-Fi network AP compatibilities.
     ///
-    /// `POST /wifiNetworks/apCompatibilities/query` on the Network management API.
+    /// `POST /wifiNetworks/apCompatibilities/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
-    /// - Response 200: `application/json` `NetworkCompatibilityPage`
+    /// - Response 200: `NetworkCompatibilityPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryWifiNetworkApCompatibilities::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
     /// - Pagination: `query_body`, items in `compatibilities`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_wifi_network_ap_compatibilities(
         &self,
         body: &super::common::QueryRequest,
@@ -1015,17 +949,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query Wi-Fi feature sets.
     ///
-    /// `POST /wifiFeatureSets/query` on the Network management API.
+    /// `POST /wifiFeatureSets/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml wifiFeatureSetsQuery).
-    /// - Response 200: `application/json` `WifiFeatureSetPage`
+    /// - Response 200: `WifiFeatureSetPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryWifiFeatureSets::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml wifiFeatureSetsQuery).
     /// - Pagination: `query_body`, items in `featureSets`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_wifi_feature_sets(
         &self,
         body: &super::common::QueryRequest,
@@ -1040,13 +969,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List QoS map sets.
     ///
-    /// `GET /networks/qosMapSets` on the Network management API.
+    /// `GET /networks/qosMapSets` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description offers the Wi-Fi form GET /wifiNetworks/qosMapSetOptions instead (not in this client).
@@ -1061,13 +986,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List WISPr providers.
     ///
-    /// `GET /networks/wisprProviders` on the Network management API.
+    /// `GET /networks/wisprProviders` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description offers the Wi-Fi form GET /wifiNetworks/wisprProviders instead (not in this client).
@@ -1082,13 +1003,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Import guest users.
     ///
-    /// `POST /networks/{networkId}/guestUsers` on the Network management API.
+    /// `POST /networks/{networkId}/guestUsers` on the `network` API.
     ///
     /// - Path parameter `networkId`: Identifier of the network.
     /// - Request body (multipart, required): multipart form with parts `file`
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: inferred: the document deprecates the older guest user paths without naming them; this import sits under the older /networks form and is read as one of them. Newer form: POST /wifiNetworks/{wifiNetworkId}/guestUsers.
     /// - Provenance: inferred (method and path documented; multipart part name `file` not shown, chosen; deprecation is a reading of 'older guest user paths').
     ///
@@ -1113,11 +1033,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List guest users.
     ///
-    /// `GET /guestUsers` on the Network management API.
+    /// `GET /guestUsers` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older guest user paths' (network-less /guestUsers family taken as the older form)).
     ///
@@ -1136,12 +1054,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create guest users.
     ///
-    /// `POST /guestUsers` on the Network management API.
+    /// `POST /guestUsers` on the `network` API.
     ///
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older guest user paths' (network-less /guestUsers family taken as the older form)).
     ///
@@ -1160,11 +1076,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete guest users.
     ///
-    /// `DELETE /guestUsers` on the Network management API.
+    /// `DELETE /guestUsers` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older guest user paths' (network-less /guestUsers family taken as the older form)).
     ///
@@ -1183,12 +1097,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get guest user.
     ///
-    /// `GET /guestUsers/{guestUserId}` on the Network management API.
+    /// `GET /guestUsers/{guestUserId}` on the `network` API.
     ///
     /// - Path parameter `guestUserId`: Identifier of the guest user.
-    /// - Response 200: `application/json` `GuestUser`
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: `GuestUser`
     /// - Lifecycle: deprecated: inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older guest user paths' (network-less /guestUsers family taken as the older form)).
     ///
@@ -1207,13 +1119,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Patch guest user.
     ///
-    /// `PATCH /guestUsers/{guestUserId}` on the Network management API.
+    /// `PATCH /guestUsers/{guestUserId}` on the `network` API.
     ///
     /// - Path parameter `guestUserId`: Identifier of the guest user.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older guest user paths' (network-less /guestUsers family taken as the older form)).
     ///
@@ -1235,12 +1145,10 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete guest user.
     ///
-    /// `DELETE /guestUsers/{guestUserId}` on the Network management API.
+    /// `DELETE /guestUsers/{guestUserId}` on the `network` API.
     ///
     /// - Path parameter `guestUserId`: Identifier of the guest user.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older guest user paths' (network-less /guestUsers family taken as the older form)).
     ///
@@ -1262,7 +1170,7 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create guest user on a Wi-Fi network.
     ///
-    /// `POST /wifiNetworks/{wifiNetworkId}/guestUsers` on the Network management API.
+    /// `POST /wifiNetworks/{wifiNetworkId}/guestUsers` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Query parameter `expiration.activationType` (`GuestExpirationActivationType`, argument `expiration_activation_type`)
@@ -1271,13 +1179,8 @@ impl<'a> super::NetworkClient<'a> {
     /// - Query parameter `maxDevices` (`integer`, argument `max_devices`)
     /// - Query parameter `deliveryMethods` (`string`, builder method `delivery_methods`)
     /// - Request body (json, required): `GuestUser`
-    ///   Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1).
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWifiNetworkGuestUser::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - guestUserType is set at creation and cannot be edited afterwards.
@@ -1304,17 +1207,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Patch guest users of a Wi-Fi network.
     ///
-    /// `PATCH /wifiNetworks/{wifiNetworkId}/guestUsers` on the Network management API.
+    /// `PATCH /wifiNetworks/{wifiNetworkId}/guestUsers` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (guest_api-1.7.1.yaml ActionByGuestUserIdAndWifiNetworkId).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchWifiNetworkGuestUsers::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml ActionByGuestUserIdAndWifiNetworkId).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn patch_wifi_network_guest_users(
         &self,
         wifi_network_id: &str,
@@ -1330,16 +1228,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get guest user of a Wi-Fi network.
     ///
-    /// `GET /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` on the Network management API.
+    /// `GET /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `guestUserId`: Identifier of the guest user.
-    /// - Response 200: `application/json` `GuestUser`
+    /// - Response 200: `GuestUser`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiNetworkGuestUser::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml GetGuestUserByIdAndWifiNetworkId).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_wifi_network_guest_user(
         &self,
         wifi_network_id: &str,
@@ -1354,18 +1248,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Patch guest user of a Wi-Fi network.
     ///
-    /// `PATCH /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` on the Network management API.
+    /// `PATCH /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `guestUserId`: Identifier of the guest user.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (guest_api-1.7.1.yaml UpdateByGuestUserIdAndWifiNetworkId).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchWifiNetworkGuestUser::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdateByGuestUserIdAndWifiNetworkId).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - guestUserType cannot be changed after creation.
@@ -1385,16 +1274,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete guest user of a Wi-Fi network.
     ///
-    /// `DELETE /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` on the Network management API.
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` on the `network` API.
     ///
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `guestUserId`: Identifier of the guest user.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteWifiNetworkGuestUser::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml DeleteGuestUserByIdAndWifiNetworkId).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_wifi_network_guest_user(
         &self,
         wifi_network_id: &str,
@@ -1411,16 +1296,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists guest users across Wi-Fi networks by query.
     ///
-    /// `POST /guestUsers/query` on the Network management API.
+    /// `POST /guestUsers/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getGuests_1).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryGuestUsers::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getGuests_1).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getGuests_1 (not named by the document; added as the list of a resource the client creates)).
     ///
     /// Notes:
@@ -1439,14 +1320,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Export guest users as CSV.
     ///
-    /// `POST /guestUsers/query/csvFiles` on the Network management API.
+    /// `POST /guestUsers/query/csvFiles` on the `network` API.
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `text/csv` bytes
     /// - Media types: Content-Type `application/json`, Accept `text/csv`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -1462,13 +1340,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List portal service profiles.
     ///
-    /// `GET /portalServiceProfiles` on the Network management API.
+    /// `GET /portalServiceProfiles` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description lists portal service profiles only by query (query_portal_service_profiles).
@@ -1483,16 +1357,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create portal service profile.
     ///
-    /// `POST /portalServiceProfiles` on the Network management API.
+    /// `POST /portalServiceProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `PortalServiceProfile`
-    ///   Provenance: reference (guest_api-1.7.1.yaml AddPortalServiceProfile_1_1).
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreatePortalServiceProfile::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml AddPortalServiceProfile_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_portal_service_profile(
         &self,
         body: &PortalServiceProfile,
@@ -1507,13 +1376,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete portal service profiles.
     ///
-    /// `DELETE /portalServiceProfiles` on the Network management API.
+    /// `DELETE /portalServiceProfiles` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1529,16 +1394,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists portal service profiles by query.
     ///
-    /// `POST /portalServiceProfiles/query` on the Network management API.
+    /// `POST /portalServiceProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfiles).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `QueryPortalServiceProfiles::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfiles).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfiles (not named by the document; the query form of the list the description offers)).
     pub fn query_portal_service_profiles(
         &self,
@@ -1554,15 +1415,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get portal service profile.
     ///
-    /// `GET /portalServiceProfiles/{portalServiceProfileId}` on the Network management API.
+    /// `GET /portalServiceProfiles/{portalServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
-    /// - Response 200: `application/json` `PortalServiceProfile`
+    /// - Response 200: `PortalServiceProfile`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetPortalServiceProfile::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml GetPortalServiceProfileById_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1576,18 +1433,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update portal service profile.
     ///
-    /// `PUT /portalServiceProfiles/{portalServiceProfileId}` on the Network management API.
+    /// `PUT /portalServiceProfiles/{portalServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (json, required): `PortalServiceProfile`
-    ///   Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileById_1_1).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdatePortalServiceProfile::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileById_1_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1603,16 +1455,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete portal service profile.
     ///
-    /// `DELETE /portalServiceProfiles/{portalServiceProfileId}` on the Network management API.
+    /// `DELETE /portalServiceProfiles/{portalServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeletePortalServiceProfile::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml DeletePortalServiceProfileById).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn delete_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1626,17 +1474,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile powered-by image.
     ///
-    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/poweredImages` on the Network management API.
+    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/poweredImages` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (json, required): `PortalServiceProfileImage`
-    ///   Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfilePoweredImage).
-    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
+    /// - Response 200: `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfilePoweredImage::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfilePoweredImage).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
@@ -1657,17 +1500,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile photo.
     ///
-    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/photos` on the Network management API.
+    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/photos` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (json, required): `PortalServiceProfileImage`
-    ///   Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfilePhoto).
-    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
+    /// - Response 200: `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfilePhoto::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfilePhoto).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
@@ -1688,17 +1526,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile logo.
     ///
-    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/logos` on the Network management API.
+    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/logos` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (json, required): `PortalServiceProfileImage`
-    ///   Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileLogo).
-    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
+    /// - Response 200: `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfileLogo::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileLogo).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
@@ -1719,17 +1552,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile background image.
     ///
-    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/backgroundImages` on the Network management API.
+    /// `PUT /portalServiceProfiles/{portalServiceProfileId}/backgroundImages` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (json, required): `PortalServiceProfileImage`
-    ///   Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileBackgroundImage).
-    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
+    /// - Response 200: `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfileBackgroundImage::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml UpdatePortalServiceProfileBackgroundImage).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
@@ -1752,11 +1580,9 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Tags available to filter the portal service profile list.
     ///
-    /// `GET /portalServiceProfiles/tags` on the Network management API.
+    /// `GET /portalServiceProfiles/tags` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older portal filter paths' (tags and networks filter lookups)).
     ///
@@ -1779,11 +1605,9 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Networks available to filter the portal service profile list.
     ///
-    /// `GET /portalServiceProfiles/networks` on the Network management API.
+    /// `GET /portalServiceProfiles/networks` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named.
     /// - Provenance: inferred (method and path documented; deprecation is a reading of 'older portal filter paths' (tags and networks filter lookups)).
     ///
@@ -1808,16 +1632,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists portal service profile templates by query.
     ///
-    /// `POST /templates/portalServiceProfiles/query` on the Network management API.
+    /// `POST /templates/portalServiceProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfileTemplates).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplatePortalServiceProfiles::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfileTemplates).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfileTemplates (the document only says the templates mirror the profile paths; the description has no GET on the template collection, its list is this query)).
     pub fn query_template_portal_service_profiles(
         &self,
@@ -1835,15 +1655,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create portal service profile template.
     ///
-    /// `POST /templates/portalServiceProfiles` on the Network management API.
+    /// `POST /templates/portalServiceProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `PortalServiceProfile`
-    ///   Provenance: reference (guest_api-1.7.1.yaml AddPortalServiceProfileTemplate).
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTemplatePortalServiceProfile::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml AddPortalServiceProfileTemplate).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (guest_api-1.7.1.yaml AddPortalServiceProfileTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     pub fn create_template_portal_service_profile(
         &self,
@@ -1861,14 +1677,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get portal service profile template.
     ///
-    /// `GET /templates/portalServiceProfiles/{portalServiceProfileId}` on the Network management API.
+    /// `GET /templates/portalServiceProfiles/{portalServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
-    /// - Response 200: `application/json` `PortalServiceProfile`
+    /// - Response 200: `PortalServiceProfile`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetTemplatePortalServiceProfile::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml GetPortalServiceProfileTemplateByIdV1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (guest_api-1.7.1.yaml GetPortalServiceProfileTemplateByIdV1_1 (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     pub fn get_template_portal_service_profile(
         &self,
@@ -1885,17 +1698,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update portal service profile template.
     ///
-    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}` on the Network management API.
+    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (json, required): `PortalServiceProfile`
-    ///   Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileTemplateV1_1).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateTemplatePortalServiceProfile::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileTemplateV1_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileTemplateV1_1 (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     pub fn update_template_portal_service_profile(
         &self,
@@ -1914,15 +1723,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete portal service profile template.
     ///
-    /// `DELETE /templates/portalServiceProfiles/{portalServiceProfileId}` on the Network management API.
+    /// `DELETE /templates/portalServiceProfiles/{portalServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTemplatePortalServiceProfile::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml DeletePortalServiceProfileTemplateById).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (guest_api-1.7.1.yaml DeletePortalServiceProfileTemplateById (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     pub fn delete_template_portal_service_profile(
         &self,
@@ -1939,16 +1745,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile template powered-by image.
     ///
-    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/poweredImages` on the Network management API.
+    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/poweredImages` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (json, required): `PortalServiceProfileImage`
-    ///   Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePoweredImageTemplate).
-    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
+    /// - Response 200: `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfilePoweredImage::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePoweredImageTemplate).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePoweredImageTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     ///
     /// Notes:
@@ -1970,16 +1772,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile template photo.
     ///
-    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/photos` on the Network management API.
+    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/photos` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (json, required): `PortalServiceProfileImage`
-    ///   Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePhotoTemplate).
-    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
+    /// - Response 200: `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfilePhoto::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePhotoTemplate).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePhotoTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     ///
     /// Notes:
@@ -2001,16 +1799,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile template logo.
     ///
-    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/logos` on the Network management API.
+    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/logos` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (json, required): `PortalServiceProfileImage`
-    ///   Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileLogoTemplate).
-    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
+    /// - Response 200: `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfileLogo::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileLogoTemplate).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileLogoTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     ///
     /// Notes:
@@ -2032,16 +1826,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Upload portal service profile template background image.
     ///
-    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/backgroundImages` on the Network management API.
+    /// `PUT /templates/portalServiceProfiles/{portalServiceProfileId}/backgroundImages` on the `network` API.
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (json, required): `PortalServiceProfileImage`
-    ///   Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileBackgroundImageTemplate).
-    /// - Response 200: `application/json` `AsyncResult` (The request id of the change.)
+    /// - Response 200: `AsyncResult` (The request id of the change.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfileBackgroundImage::version`)
-    /// - Media types: Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileBackgroundImageTemplate).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileBackgroundImageTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     ///
     /// Notes:
@@ -2065,11 +1855,9 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Tags available to filter the portal service profile list.
     ///
-    /// `GET /templates/portalServiceProfiles/tags` on the Network management API.
+    /// `GET /templates/portalServiceProfiles/tags` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named.
     /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; deprecated like the filter path it mirrors).
     ///
@@ -2094,11 +1882,9 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Networks available to filter the portal service profile list.
     ///
-    /// `GET /templates/portalServiceProfiles/networks` on the Network management API.
+    /// `GET /templates/portalServiceProfiles/networks` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
+    /// - Response 200: raw JSON (shape not shown)
     /// - Lifecycle: deprecated: inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named.
     /// - Provenance: inferred (the document says the portal profile templates live under /templates/portalServiceProfiles with the same sub-paths; method mirrored from the /portalServiceProfiles operation; deprecated like the filter path it mirrors).
     ///
@@ -2133,7 +1919,7 @@ static LIST_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_networks` (List networks).
+/// Request builder for `WirelessNetworksClient::list_networks` (List networks).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2164,7 +1950,7 @@ static CREATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::create_network` (Create network).
+/// Request builder for `WirelessNetworksClient::create_network` (Create network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2200,7 +1986,7 @@ static DELETE_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::delete_networks` (Delete networks).
+/// Request builder for `WirelessNetworksClient::delete_networks` (Delete networks).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2231,7 +2017,7 @@ static GET_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_network` (Get network).
+/// Request builder for `WirelessNetworksClient::get_network` (Get network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2262,7 +2048,7 @@ static UPDATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::update_network` (Update network).
+/// Request builder for `WirelessNetworksClient::update_network` (Update network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2298,7 +2084,7 @@ static DELETE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::delete_network` (Delete network).
+/// Request builder for `WirelessNetworksClient::delete_network` (Delete network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2345,7 +2131,7 @@ pub enum CreateWifiNetworkVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_wifi_network` (Create Wi-Fi network).
+/// Request builder for `WirelessNetworksClient::create_wifi_network` (Create Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2409,7 +2195,7 @@ pub enum UpdateWifiNetworkVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_wifi_network` (Update Wi-Fi network).
+/// Request builder for `WirelessNetworksClient::update_wifi_network` (Update Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2473,7 +2259,7 @@ pub enum GetWifiNetworkVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_wifi_network` (Get Wi-Fi network).
+/// Request builder for `WirelessNetworksClient::get_wifi_network` (Get Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2525,7 +2311,7 @@ pub enum DeleteWifiNetworkVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_wifi_network` (Delete Wi-Fi network).
+/// Request builder for `WirelessNetworksClient::delete_wifi_network` (Delete Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2589,7 +2375,7 @@ pub enum QueryWifiNetworksVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_wifi_networks` (Query Wi-Fi networks).
+/// Request builder for `WirelessNetworksClient::query_wifi_networks` (Query Wi-Fi networks).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2638,7 +2424,7 @@ static CREATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::create_network_activation` (Create network activation).
+/// Request builder for `WirelessNetworksClient::create_network_activation` (Create network activation).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2669,7 +2455,7 @@ static QUERY_NETWORK_ACTIVATIONS: ruckus_one_runtime::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::query_network_activations` (Query network activations).
+/// Request builder for `WirelessNetworksClient::query_network_activations` (Query network activations).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2718,7 +2504,7 @@ static CREATE_NETWORK_ACTIVATION_MAPPINGS: ruckus_one_runtime::Operation = rucku
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::create_network_activation_mappings` (Network activation mappings).
+/// Request builder for `WirelessNetworksClient::create_network_activation_mappings` (Network activation mappings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2754,7 +2540,7 @@ static GET_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_network_activation` (Get network activation).
+/// Request builder for `WirelessNetworksClient::get_network_activation` (Get network activation).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2785,7 +2571,7 @@ static UPDATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::update_network_activation` (Update network activation).
+/// Request builder for `WirelessNetworksClient::update_network_activation` (Update network activation).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2832,7 +2618,7 @@ pub enum GetVenueWifiNetworkSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_wifi_network_settings` (Get venue Wi-Fi network settings).
+/// Request builder for `WirelessNetworksClient::get_venue_wifi_network_settings` (Get venue Wi-Fi network settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2884,7 +2670,7 @@ pub enum UpdateVenueWifiNetworkSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_wifi_network_settings` (Update venue Wi-Fi network settings).
+/// Request builder for `WirelessNetworksClient::update_venue_wifi_network_settings` (Update venue Wi-Fi network settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -2948,7 +2734,7 @@ pub enum ActivateWifiNetworkOnVenueVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::activate_wifi_network_on_venue` (Activate Wi-Fi network on venue).
+/// Request builder for `WirelessNetworksClient::activate_wifi_network_on_venue` (Activate Wi-Fi network on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3017,7 +2803,7 @@ pub enum DeactivateWifiNetworkOnVenueVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::deactivate_wifi_network_on_venue` (Deactivate Wi-Fi network on venue).
+/// Request builder for `WirelessNetworksClient::deactivate_wifi_network_on_venue` (Deactivate Wi-Fi network on venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3081,7 +2867,7 @@ pub enum QueryWifiNetworkApCompatibilitiesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_wifi_network_ap_compatibilities` (Query Wi-Fi network AP compatibilities).
+/// Request builder for `WirelessNetworksClient::query_wifi_network_ap_compatibilities` (Query Wi-Fi network AP compatibilities).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3146,7 +2932,7 @@ pub enum QueryWifiFeatureSetsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_wifi_feature_sets` (Query Wi-Fi feature sets).
+/// Request builder for `WirelessNetworksClient::query_wifi_feature_sets` (Query Wi-Fi feature sets).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3193,7 +2979,7 @@ static LIST_NETWORK_QOS_MAP_SETS: ruckus_one_runtime::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_network_qos_map_sets` (List QoS map sets).
+/// Request builder for `WirelessNetworksClient::list_network_qos_map_sets` (List QoS map sets).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3224,7 +3010,7 @@ static LIST_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_network_wispr_providers` (List WISPr providers).
+/// Request builder for `WirelessNetworksClient::list_network_wispr_providers` (List WISPr providers).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3255,7 +3041,7 @@ static IMPORT_NETWORK_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::import_network_guest_users` (Import guest users).
+/// Request builder for `WirelessNetworksClient::import_network_guest_users` (Import guest users).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3286,7 +3072,7 @@ static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_guest_users_legacy` (List guest users).
+/// Request builder for `WirelessNetworksClient::list_guest_users_legacy` (List guest users).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3317,7 +3103,7 @@ static CREATE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::create_guest_user_legacy` (Create guest users).
+/// Request builder for `WirelessNetworksClient::create_guest_user_legacy` (Create guest users).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3353,7 +3139,7 @@ static DELETE_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::delete_guest_users_legacy` (Delete guest users).
+/// Request builder for `WirelessNetworksClient::delete_guest_users_legacy` (Delete guest users).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3384,7 +3170,7 @@ static GET_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_guest_user_legacy` (Get guest user).
+/// Request builder for `WirelessNetworksClient::get_guest_user_legacy` (Get guest user).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3415,7 +3201,7 @@ static PATCH_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::patch_guest_user_legacy` (Patch guest user).
+/// Request builder for `WirelessNetworksClient::patch_guest_user_legacy` (Patch guest user).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3451,7 +3237,7 @@ static DELETE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::delete_guest_user_legacy` (Delete guest user).
+/// Request builder for `WirelessNetworksClient::delete_guest_user_legacy` (Delete guest user).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3498,7 +3284,7 @@ pub enum CreateWifiNetworkGuestUserVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_wifi_network_guest_user` (Create guest user on a Wi-Fi network).
+/// Request builder for `WirelessNetworksClient::create_wifi_network_guest_user` (Create guest user on a Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3558,7 +3344,7 @@ pub enum PatchWifiNetworkGuestUsersVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_wifi_network_guest_users` (Patch guest users of a Wi-Fi network).
+/// Request builder for `WirelessNetworksClient::patch_wifi_network_guest_users` (Patch guest users of a Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3610,7 +3396,7 @@ pub enum GetWifiNetworkGuestUserVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_wifi_network_guest_user` (Get guest user of a Wi-Fi network).
+/// Request builder for `WirelessNetworksClient::get_wifi_network_guest_user` (Get guest user of a Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3662,7 +3448,7 @@ pub enum PatchWifiNetworkGuestUserVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_wifi_network_guest_user` (Patch guest user of a Wi-Fi network).
+/// Request builder for `WirelessNetworksClient::patch_wifi_network_guest_user` (Patch guest user of a Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3714,7 +3500,7 @@ pub enum DeleteWifiNetworkGuestUserVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_wifi_network_guest_user` (Delete guest user of a Wi-Fi network).
+/// Request builder for `WirelessNetworksClient::delete_wifi_network_guest_user` (Delete guest user of a Wi-Fi network).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3772,7 +3558,7 @@ pub enum QueryGuestUsersVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_guest_users` (Query guest users).
+/// Request builder for `WirelessNetworksClient::query_guest_users` (Query guest users).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3821,7 +3607,7 @@ static EXPORT_GUEST_USERS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::export_guest_users_csv` (Export guest users as CSV).
+/// Request builder for `WirelessNetworksClient::export_guest_users_csv` (Export guest users as CSV).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3857,7 +3643,7 @@ static LIST_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_portal_service_profiles` (List portal service profiles).
+/// Request builder for `WirelessNetworksClient::list_portal_service_profiles` (List portal service profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3910,7 +3696,7 @@ pub enum CreatePortalServiceProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_portal_service_profile` (Create portal service profile).
+/// Request builder for `WirelessNetworksClient::create_portal_service_profile` (Create portal service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3946,7 +3732,7 @@ static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::delete_portal_service_profiles` (Delete portal service profiles).
+/// Request builder for `WirelessNetworksClient::delete_portal_service_profiles` (Delete portal service profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3993,7 +3779,7 @@ pub enum QueryPortalServiceProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_portal_service_profiles` (Query portal service profiles).
+/// Request builder for `WirelessNetworksClient::query_portal_service_profiles` (Query portal service profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4064,7 +3850,7 @@ pub enum GetPortalServiceProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_portal_service_profile` (Get portal service profile).
+/// Request builder for `WirelessNetworksClient::get_portal_service_profile` (Get portal service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4122,7 +3908,7 @@ pub enum UpdatePortalServiceProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_portal_service_profile` (Update portal service profile).
+/// Request builder for `WirelessNetworksClient::update_portal_service_profile` (Update portal service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4186,7 +3972,7 @@ pub enum DeletePortalServiceProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_portal_service_profile` (Delete portal service profile).
+/// Request builder for `WirelessNetworksClient::delete_portal_service_profile` (Delete portal service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4250,7 +4036,7 @@ pub enum UpdatePortalServiceProfilePoweredImageVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_portal_service_profile_powered_image` (Upload portal service profile powered-by image).
+/// Request builder for `WirelessNetworksClient::update_portal_service_profile_powered_image` (Upload portal service profile powered-by image).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4307,7 +4093,7 @@ pub enum UpdatePortalServiceProfilePhotoVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_portal_service_profile_photo` (Upload portal service profile photo).
+/// Request builder for `WirelessNetworksClient::update_portal_service_profile_photo` (Upload portal service profile photo).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4361,7 +4147,7 @@ pub enum UpdatePortalServiceProfileLogoVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_portal_service_profile_logo` (Upload portal service profile logo).
+/// Request builder for `WirelessNetworksClient::update_portal_service_profile_logo` (Upload portal service profile logo).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4415,7 +4201,7 @@ pub enum UpdatePortalServiceProfileBackgroundImageVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_portal_service_profile_background_image` (Upload portal service profile background image).
+/// Request builder for `WirelessNetworksClient::update_portal_service_profile_background_image` (Upload portal service profile background image).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4456,7 +4242,7 @@ static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_portal_service_profile_tags` (List portal service profile tags).
+/// Request builder for `WirelessNetworksClient::list_portal_service_profile_tags` (List portal service profile tags).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4487,7 +4273,7 @@ static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operation = ruc
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_portal_service_profile_networks` (List portal service profile networks).
+/// Request builder for `WirelessNetworksClient::list_portal_service_profile_networks` (List portal service profile networks).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4534,7 +4320,7 @@ pub enum QueryTemplatePortalServiceProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_template_portal_service_profiles` (Query portal service profile templates).
+/// Request builder for `WirelessNetworksClient::query_template_portal_service_profiles` (Query portal service profile templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4602,7 +4388,7 @@ pub enum CreateTemplatePortalServiceProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_template_portal_service_profile` (Create portal service profile template).
+/// Request builder for `WirelessNetworksClient::create_template_portal_service_profile` (Create portal service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4657,7 +4443,7 @@ pub enum GetTemplatePortalServiceProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_template_portal_service_profile` (Get portal service profile template).
+/// Request builder for `WirelessNetworksClient::get_template_portal_service_profile` (Get portal service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4709,7 +4495,7 @@ pub enum UpdateTemplatePortalServiceProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_template_portal_service_profile` (Update portal service profile template).
+/// Request builder for `WirelessNetworksClient::update_template_portal_service_profile` (Update portal service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4776,7 +4562,7 @@ pub enum DeleteTemplatePortalServiceProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_template_portal_service_profile` (Delete portal service profile template).
+/// Request builder for `WirelessNetworksClient::delete_template_portal_service_profile` (Delete portal service profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4843,7 +4629,7 @@ pub enum UpdateTemplatePortalServiceProfilePoweredImageVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_template_portal_service_profile_powered_image` (Upload portal service profile template powered-by image).
+/// Request builder for `WirelessNetworksClient::update_template_portal_service_profile_powered_image` (Upload portal service profile template powered-by image).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4900,7 +4686,7 @@ pub enum UpdateTemplatePortalServiceProfilePhotoVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_template_portal_service_profile_photo` (Upload portal service profile template photo).
+/// Request builder for `WirelessNetworksClient::update_template_portal_service_profile_photo` (Upload portal service profile template photo).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4957,7 +4743,7 @@ pub enum UpdateTemplatePortalServiceProfileLogoVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_template_portal_service_profile_logo` (Upload portal service profile template logo).
+/// Request builder for `WirelessNetworksClient::update_template_portal_service_profile_logo` (Upload portal service profile template logo).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5014,7 +4800,7 @@ pub enum UpdateTemplatePortalServiceProfileBackgroundImageVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_template_portal_service_profile_background_image` (Upload portal service profile template background image).
+/// Request builder for `WirelessNetworksClient::update_template_portal_service_profile_background_image` (Upload portal service profile template background image).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5055,7 +4841,7 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation 
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_template_portal_service_profile_tags` (List portal service profile template tags).
+/// Request builder for `WirelessNetworksClient::list_template_portal_service_profile_tags` (List portal service profile template tags).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5086,7 +4872,7 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operat
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_template_portal_service_profile_networks` (List portal service profile template networks).
+/// Request builder for `WirelessNetworksClient::list_template_portal_service_profile_networks` (List portal service profile template networks).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

@@ -160,20 +160,35 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyOsVendor {
         Ok(Self::from(s.as_str()))
     }
 }
-impl<'a> super::NetworkClient<'a> {
+/// wireless policies: the 120 operations of this area of the Network management API.
+///
+/// Reached with `client.network().wireless_policies()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.network().wireless_policies().get_access_control_profile("accessControlProfileId-value").send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct WirelessPoliciesClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> WirelessPoliciesClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// Query access control profiles.
     ///
-    /// `POST /accessControlProfiles/query` on the Network management API.
+    /// `POST /accessControlProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getAccessControlPolicyProfiles_1).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryAccessControlProfiles::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getAccessControlPolicyProfiles_1).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -191,15 +206,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get access control profile.
     ///
-    /// `GET /accessControlProfiles/{accessControlProfileId}` on the Network management API.
+    /// `GET /accessControlProfiles/{accessControlProfileId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetAccessControlProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getAccessControlProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -213,18 +224,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update access control profile.
     ///
-    /// `PUT /accessControlProfiles/{accessControlProfileId}` on the Network management API.
+    /// `PUT /accessControlProfiles/{accessControlProfileId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateAccessControlProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateAccessControlProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateAccessControlProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -240,16 +246,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete access control profile.
     ///
-    /// `DELETE /accessControlProfiles/{accessControlProfileId}` on the Network management API.
+    /// `DELETE /accessControlProfiles/{accessControlProfileId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteAccessControlProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteAccessControlProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn delete_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -263,17 +265,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Add application policy to access control profile.
     ///
-    /// `PUT /accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}` on the Network management API.
+    /// `PUT /accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddApplicationPolicyToAccessControlProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateApplicationPolicyOnAccessControlProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn add_application_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -290,17 +288,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Remove application policy from access control profile.
     ///
-    /// `DELETE /accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}` on the Network management API.
+    /// `DELETE /accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveApplicationPolicyFromAccessControlProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateApplicationPolicyOnAccessControlProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn remove_application_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -317,17 +311,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Add device policy to access control profile.
     ///
-    /// `PUT /accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}` on the Network management API.
+    /// `PUT /accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddDevicePolicyToAccessControlProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateDevicePolicyOnAccessControlProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn add_device_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -344,17 +334,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Remove device policy from access control profile.
     ///
-    /// `DELETE /accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}` on the Network management API.
+    /// `DELETE /accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveDevicePolicyFromAccessControlProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateDevicePolicyOnAccessControlProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn remove_device_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -371,17 +357,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Add layer 2 ACL policy to access control profile.
     ///
-    /// `PUT /accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}` on the Network management API.
+    /// `PUT /accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddL2AclPolicyToAccessControlProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateL2AclPolicyOnAccessControlProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn add_l2_acl_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -398,17 +380,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Remove layer 2 ACL policy from access control profile.
     ///
-    /// `DELETE /accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}` on the Network management API.
+    /// `DELETE /accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveL2AclPolicyFromAccessControlProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateL2AclPolicyOnAccessControlProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn remove_l2_acl_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -425,17 +403,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Add layer 3 ACL policy to access control profile.
     ///
-    /// `PUT /accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}` on the Network management API.
+    /// `PUT /accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddL3AclPolicyToAccessControlProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateL3AclPolicyOnAccessControlProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn add_l3_acl_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -452,17 +426,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Remove layer 3 ACL policy from access control profile.
     ///
-    /// `DELETE /accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}` on the Network management API.
+    /// `DELETE /accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveL3AclPolicyFromAccessControlProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateL3AclPolicyOnAccessControlProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn remove_l3_acl_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -479,17 +449,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create application policy.
     ///
-    /// `POST /applicationPolicies` on the Network management API.
+    /// `POST /applicationPolicies` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addApplicationPolicy).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateApplicationPolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addApplicationPolicy).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_application_policy(
         &self,
         body: &serde_json::Value,
@@ -504,13 +469,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List application policies.
     ///
-    /// `GET /applicationPolicies` on the Network management API.
+    /// `GET /applicationPolicies` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -524,17 +485,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query application policies.
     ///
-    /// `POST /applicationPolicies/query` on the Network management API.
+    /// `POST /applicationPolicies/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getApplicationProfiles_1).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryApplicationPolicies::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getApplicationProfiles_1).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -552,14 +508,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get application policy.
     ///
-    /// `GET /applicationPolicies/{applicationPolicyId}` on the Network management API.
+    /// `GET /applicationPolicies/{applicationPolicyId}` on the `network` API.
     ///
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetApplicationPolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationPolicy).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationPolicy (the document writes the item form as {id})).
     pub fn get_application_policy(
         &self,
@@ -574,17 +527,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update application policy.
     ///
-    /// `PUT /applicationPolicies/{applicationPolicyId}` on the Network management API.
+    /// `PUT /applicationPolicies/{applicationPolicyId}` on the `network` API.
     ///
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateApplicationPolicy).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateApplicationPolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateApplicationPolicy).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApplicationPolicy (the document writes the item form as {id})).
     pub fn update_application_policy(
         &self,
@@ -601,15 +550,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete application policy.
     ///
-    /// `DELETE /applicationPolicies/{applicationPolicyId}` on the Network management API.
+    /// `DELETE /applicationPolicies/{applicationPolicyId}` on the `network` API.
     ///
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteApplicationPolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteApplicationPolicy).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteApplicationPolicy (the document writes the item form as {id})).
     pub fn delete_application_policy(
         &self,
@@ -624,17 +570,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create device policy.
     ///
-    /// `POST /devicePolicies` on the Network management API.
+    /// `POST /devicePolicies` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addDevicePolicy).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateDevicePolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addDevicePolicy).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_device_policy(
         &self,
         body: &serde_json::Value,
@@ -649,13 +590,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List device policies.
     ///
-    /// `GET /devicePolicies` on the Network management API.
+    /// `GET /devicePolicies` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -669,17 +606,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query device policies.
     ///
-    /// `POST /devicePolicies/query` on the Network management API.
+    /// `POST /devicePolicies/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getDeviceProfiles_1).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryDevicePolicies::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getDeviceProfiles_1).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -697,14 +629,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get device policy.
     ///
-    /// `GET /devicePolicies/{devicePolicyId}` on the Network management API.
+    /// `GET /devicePolicies/{devicePolicyId}` on the `network` API.
     ///
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetDevicePolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getDevicePolicy).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getDevicePolicy (the document writes the item form as {id})).
     pub fn get_device_policy(&self, device_policy_id: &str) -> GetDevicePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -716,17 +645,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update device policy.
     ///
-    /// `PUT /devicePolicies/{devicePolicyId}` on the Network management API.
+    /// `PUT /devicePolicies/{devicePolicyId}` on the `network` API.
     ///
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateDevicePolicy).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateDevicePolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateDevicePolicy).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateDevicePolicy (the document writes the item form as {id})).
     pub fn update_device_policy(
         &self,
@@ -743,15 +668,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete device policy.
     ///
-    /// `DELETE /devicePolicies/{devicePolicyId}` on the Network management API.
+    /// `DELETE /devicePolicies/{devicePolicyId}` on the `network` API.
     ///
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteDevicePolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteDevicePolicy).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteDevicePolicy (the document writes the item form as {id})).
     pub fn delete_device_policy(
         &self,
@@ -766,17 +688,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create layer 2 ACL policy.
     ///
-    /// `POST /l2AclPolicies` on the Network management API.
+    /// `POST /l2AclPolicies` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addL2AclPolicy).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateL2AclPolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addL2AclPolicy).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_l2_acl_policy(
         &self,
         body: &serde_json::Value,
@@ -791,13 +708,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List layer 2 ACL policies.
     ///
-    /// `GET /l2AclPolicies` on the Network management API.
+    /// `GET /l2AclPolicies` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -811,17 +724,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query layer 2 ACL policies.
     ///
-    /// `POST /l2AclPolicies/query` on the Network management API.
+    /// `POST /l2AclPolicies/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getLayer2Policies).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryL2AclPolicies::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getLayer2Policies).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -839,14 +747,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get layer 2 ACL policy.
     ///
-    /// `GET /l2AclPolicies/{l2AclPolicyId}` on the Network management API.
+    /// `GET /l2AclPolicies/{l2AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetL2AclPolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getL2AclPolicy).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getL2AclPolicy (the document writes the item form as {id})).
     pub fn get_l2_acl_policy(&self, l2_acl_policy_id: &str) -> GetL2AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -858,17 +763,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update layer 2 ACL policy.
     ///
-    /// `PUT /l2AclPolicies/{l2AclPolicyId}` on the Network management API.
+    /// `PUT /l2AclPolicies/{l2AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateL2AclPolicy).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateL2AclPolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateL2AclPolicy).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateL2AclPolicy (the document writes the item form as {id})).
     pub fn update_l2_acl_policy(
         &self,
@@ -885,15 +786,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete layer 2 ACL policy.
     ///
-    /// `DELETE /l2AclPolicies/{l2AclPolicyId}` on the Network management API.
+    /// `DELETE /l2AclPolicies/{l2AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteL2AclPolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteL2AclPolicy).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteL2AclPolicy (the document writes the item form as {id})).
     pub fn delete_l2_acl_policy(&self, l2_acl_policy_id: &str) -> DeleteL2AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -905,17 +803,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create layer 3 ACL policy.
     ///
-    /// `POST /l3AclPolicies` on the Network management API.
+    /// `POST /l3AclPolicies` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addL3AclPolicy).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateL3AclPolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addL3AclPolicy).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_l3_acl_policy(
         &self,
         body: &serde_json::Value,
@@ -930,13 +823,9 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List layer 3 ACL policies.
     ///
-    /// `GET /l3AclPolicies` on the Network management API.
+    /// `GET /l3AclPolicies` on the `network` API.
     ///
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -950,17 +839,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query layer 3 ACL policies.
     ///
-    /// `POST /l3AclPolicies/query` on the Network management API.
+    /// `POST /l3AclPolicies/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getLayer3Policies).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryL3AclPolicies::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getLayer3Policies).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -978,14 +862,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get layer 3 ACL policy.
     ///
-    /// `GET /l3AclPolicies/{l3AclPolicyId}` on the Network management API.
+    /// `GET /l3AclPolicies/{l3AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetL3AclPolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getL3AclPolicy).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getL3AclPolicy (the document writes the item form as {id})).
     pub fn get_l3_acl_policy(&self, l3_acl_policy_id: &str) -> GetL3AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -997,17 +878,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update layer 3 ACL policy.
     ///
-    /// `PUT /l3AclPolicies/{l3AclPolicyId}` on the Network management API.
+    /// `PUT /l3AclPolicies/{l3AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateL3AclPolicy).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateL3AclPolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateL3AclPolicy).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateL3AclPolicy (the document writes the item form as {id})).
     pub fn update_l3_acl_policy(
         &self,
@@ -1024,15 +901,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete layer 3 ACL policy.
     ///
-    /// `DELETE /l3AclPolicies/{l3AclPolicyId}` on the Network management API.
+    /// `DELETE /l3AclPolicies/{l3AclPolicyId}` on the `network` API.
     ///
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteL3AclPolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteL3AclPolicy).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteL3AclPolicy (the document writes the item form as {id})).
     pub fn delete_l3_acl_policy(&self, l3_acl_policy_id: &str) -> DeleteL3AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -1044,15 +918,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List application library categories.
     ///
-    /// `GET /applicationLibraries/{applicationLibraryId}/categories` on the Network management API.
+    /// `GET /applicationLibraries/{applicationLibraryId}/categories` on the `network` API.
     ///
     /// - Path parameter `applicationLibraryId`: Identifier of the application library.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListApplicationLibraryCategories::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationLibraryCategories).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_application_library_categories(
         &self,
         application_library_id: &str,
@@ -1068,16 +938,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// List applications of an application category.
     ///
-    /// `GET /applicationLibraries/{applicationLibraryId}/categories/{categoryId}/applications` on the Network management API.
+    /// `GET /applicationLibraries/{applicationLibraryId}/categories/{categoryId}/applications` on the `network` API.
     ///
     /// - Path parameter `applicationLibraryId`: Identifier of the application library.
     /// - Path parameter `categoryId`: Identifier of the application category.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListApplicationLibraryCategoryApplications::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationLibraryApplications).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_application_library_category_applications(
         &self,
         application_library_id: &str,
@@ -1094,16 +960,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get application library settings.
     ///
-    /// `GET /applicationLibrarySettings` on the Network management API.
+    /// `GET /applicationLibrarySettings` on the `network` API.
     ///
     /// - Query parameter `changesIncluded` (`boolean`, builder method `changes_included`)
     /// - Query parameter `type` (`string`, builder method `type_`)
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApplicationLibrarySettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationLibrarySettingsCsv).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The description also offers a CSV form of this answer (text/csv); this client asks for JSON.
@@ -1119,17 +981,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Patch application library settings.
     ///
-    /// `PATCH /applicationLibrarySettings` on the Network management API.
+    /// `PATCH /applicationLibrarySettings` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml patchApplicationLibrarySettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApplicationLibrarySettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml patchApplicationLibrarySettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn patch_application_library_settings(
         &self,
         body: &serde_json::Value,
@@ -1146,17 +1003,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create client isolation profile.
     ///
-    /// `POST /clientIsolationProfiles` on the Network management API.
+    /// `POST /clientIsolationProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createClientIsolationProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateClientIsolationProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createClientIsolationProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_client_isolation_profile(
         &self,
         body: &serde_json::Value,
@@ -1173,14 +1025,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get client isolation profile.
     ///
-    /// `GET /clientIsolationProfiles/{clientIsolationProfileId}` on the Network management API.
+    /// `GET /clientIsolationProfiles/{clientIsolationProfileId}` on the `network` API.
     ///
     /// - Path parameter `clientIsolationProfileId`: Identifier of the client isolation profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetClientIsolationProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getClientIsolationProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getClientIsolationProfile (the document names the item operations without the placeholder)).
     pub fn get_client_isolation_profile(
         &self,
@@ -1195,17 +1044,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update client isolation profile.
     ///
-    /// `PUT /clientIsolationProfiles/{clientIsolationProfileId}` on the Network management API.
+    /// `PUT /clientIsolationProfiles/{clientIsolationProfileId}` on the `network` API.
     ///
     /// - Path parameter `clientIsolationProfileId`: Identifier of the client isolation profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateClientIsolationProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateClientIsolationProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateClientIsolationProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateClientIsolationProfile (the document names the item operations without the placeholder)).
     pub fn update_client_isolation_profile(
         &self,
@@ -1224,15 +1069,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete client isolation profile.
     ///
-    /// `DELETE /clientIsolationProfiles/{clientIsolationProfileId}` on the Network management API.
+    /// `DELETE /clientIsolationProfiles/{clientIsolationProfileId}` on the `network` API.
     ///
     /// - Path parameter `clientIsolationProfileId`: Identifier of the client isolation profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteClientIsolationProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteClientIsolationProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteClientIsolationProfile (the document names the item operations without the placeholder)).
     pub fn delete_client_isolation_profile(
         &self,
@@ -1249,16 +1091,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query client isolation profiles.
     ///
-    /// `POST /clientIsolationProfiles/query` on the Network management API.
+    /// `POST /clientIsolationProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml queryClientIsolationProfiles).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryClientIsolationProfiles::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml queryClientIsolationProfiles).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryClientIsolationProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
@@ -1279,17 +1117,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create Hotspot 2.0 identity provider.
     ///
-    /// `POST /hotspot20IdentityProviders` on the Network management API.
+    /// `POST /hotspot20IdentityProviders` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addHotspot20IdentityProvider).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateHotspot20IdentityProvider::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addHotspot20IdentityProvider).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_hotspot20_identity_provider(
         &self,
         body: &serde_json::Value,
@@ -1306,14 +1139,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get Hotspot 2.0 identity provider.
     ///
-    /// `GET /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the Network management API.
+    /// `GET /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetHotspot20IdentityProvider::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getHotspot20IdentityProvider).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getHotspot20IdentityProvider (the document names the item operations without the placeholder)).
     pub fn get_hotspot20_identity_provider(
         &self,
@@ -1330,17 +1160,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update Hotspot 2.0 identity provider.
     ///
-    /// `PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the Network management API.
+    /// `PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateHotspot20IdentityProvider).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateHotspot20IdentityProvider::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateHotspot20IdentityProvider).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateHotspot20IdentityProvider (the document names the item operations without the placeholder)).
     pub fn update_hotspot20_identity_provider(
         &self,
@@ -1359,15 +1185,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete Hotspot 2.0 identity provider.
     ///
-    /// `DELETE /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the Network management API.
+    /// `DELETE /hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteHotspot20IdentityProvider::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteHotspot20IdentityProvider).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteHotspot20IdentityProvider (the document names the item operations without the placeholder)).
     pub fn delete_hotspot20_identity_provider(
         &self,
@@ -1384,16 +1207,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Add RADIUS server profile to Hotspot 2.0 identity provider.
     ///
-    /// `PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}` on the Network management API.
+    /// `PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
     /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddRadiusServerProfileToHotspot20IdentityProvider::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateRadiusServerProfileOnHotspot20IdentityProvider).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateRadiusServerProfileOnHotspot20IdentityProvider (the document does not name the parent placeholder)).
     pub fn add_radius_server_profile_to_hotspot20_identity_provider(
         &self,
@@ -1411,16 +1231,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Remove RADIUS server profile from Hotspot 2.0 identity provider.
     ///
-    /// `DELETE /hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}` on the Network management API.
+    /// `DELETE /hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20IdentityProviderId`: Identifier of the Hotspot 2.0 identity provider.
     /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveRadiusServerProfileFromHotspot20IdentityProvider::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateRadiusServerProfileOnHotspot20IdentityProvider).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateRadiusServerProfileOnHotspot20IdentityProvider (the document does not name the parent placeholder)).
     pub fn remove_radius_server_profile_from_hotspot20_identity_provider(
         &self,
@@ -1440,16 +1257,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists Hotspot 2.0 identity providers by query.
     ///
-    /// `POST /hotspot20IdentityProviders/query` on the Network management API.
+    /// `POST /hotspot20IdentityProviders/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20IdentityProviderForView).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryHotspot20IdentityProviders::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20IdentityProviderForView).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20IdentityProviderForView (not named by the document; the list of a resource the client creates)).
     pub fn query_hotspot20_identity_providers(
         &self,
@@ -1467,17 +1280,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create Hotspot 2.0 operator.
     ///
-    /// `POST /hotspot20Operators` on the Network management API.
+    /// `POST /hotspot20Operators` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createHotspot20Operator).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateHotspot20Operator::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createHotspot20Operator).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_hotspot20_operator(
         &self,
         body: &serde_json::Value,
@@ -1492,14 +1300,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get Hotspot 2.0 operator.
     ///
-    /// `GET /hotspot20Operators/{hotspot20OperatorId}` on the Network management API.
+    /// `GET /hotspot20Operators/{hotspot20OperatorId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20OperatorId`: Identifier of the Hotspot 2.0 operator.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetHotspot20Operator::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getHotspot20Operator).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getHotspot20Operator (the document names the item operations without the placeholder)).
     pub fn get_hotspot20_operator(
         &self,
@@ -1514,17 +1319,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update Hotspot 2.0 operator.
     ///
-    /// `PUT /hotspot20Operators/{hotspot20OperatorId}` on the Network management API.
+    /// `PUT /hotspot20Operators/{hotspot20OperatorId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20OperatorId`: Identifier of the Hotspot 2.0 operator.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateHotspot20Operator).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateHotspot20Operator::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateHotspot20Operator).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateHotspot20Operator (the document names the item operations without the placeholder)).
     pub fn update_hotspot20_operator(
         &self,
@@ -1541,15 +1342,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete Hotspot 2.0 operator.
     ///
-    /// `DELETE /hotspot20Operators/{hotspot20OperatorId}` on the Network management API.
+    /// `DELETE /hotspot20Operators/{hotspot20OperatorId}` on the `network` API.
     ///
     /// - Path parameter `hotspot20OperatorId`: Identifier of the Hotspot 2.0 operator.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteHotspot20Operator::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteHotspot20Operator).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteHotspot20Operator (the document names the item operations without the placeholder)).
     pub fn delete_hotspot20_operator(
         &self,
@@ -1566,16 +1364,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists Hotspot 2.0 operators by query.
     ///
-    /// `POST /hotspot20Operators/query` on the Network management API.
+    /// `POST /hotspot20Operators/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20OperatorForView).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryHotspot20Operators::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20OperatorForView).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20OperatorForView (not named by the document; the list of a resource the client creates)).
     pub fn query_hotspot20_operators(
         &self,
@@ -1591,17 +1385,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create LBS server profile.
     ///
-    /// `POST /lbsServerProfiles` on the Network management API.
+    /// `POST /lbsServerProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createLbsServerProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateLbsServerProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createLbsServerProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_lbs_server_profile(
         &self,
         body: &serde_json::Value,
@@ -1616,14 +1405,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get LBS server profile.
     ///
-    /// `GET /lbsServerProfiles/{lbsServerProfileId}` on the Network management API.
+    /// `GET /lbsServerProfiles/{lbsServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `lbsServerProfileId`: Identifier of the LBS server profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetLbsServerProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getLbsServerProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getLbsServerProfile (the document names the item operations without the placeholder)).
     pub fn get_lbs_server_profile(
         &self,
@@ -1638,17 +1424,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update LBS server profile.
     ///
-    /// `PUT /lbsServerProfiles/{lbsServerProfileId}` on the Network management API.
+    /// `PUT /lbsServerProfiles/{lbsServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `lbsServerProfileId`: Identifier of the LBS server profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateLbsServerProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateLbsServerProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateLbsServerProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateLbsServerProfile (the document names the item operations without the placeholder)).
     pub fn update_lbs_server_profile(
         &self,
@@ -1665,15 +1447,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete LBS server profile.
     ///
-    /// `DELETE /lbsServerProfiles/{lbsServerProfileId}` on the Network management API.
+    /// `DELETE /lbsServerProfiles/{lbsServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `lbsServerProfileId`: Identifier of the LBS server profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteLbsServerProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteLbsServerProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteLbsServerProfile (the document names the item operations without the placeholder)).
     pub fn delete_lbs_server_profile(
         &self,
@@ -1688,16 +1467,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query LBS server profiles.
     ///
-    /// `POST /lbsServerProfiles/query` on the Network management API.
+    /// `POST /lbsServerProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getLbsServerProfileForView).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryLbsServerProfiles::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getLbsServerProfileForView).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getLbsServerProfileForView (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
@@ -1716,17 +1491,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create multicast DNS proxy profile.
     ///
-    /// `POST /multicastDnsProxyProfiles` on the Network management API.
+    /// `POST /multicastDnsProxyProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createMulticastDnsProxyProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateMulticastDnsProxyProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createMulticastDnsProxyProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_multicast_dns_proxy_profile(
         &self,
         body: &serde_json::Value,
@@ -1743,14 +1513,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get multicast DNS proxy profile.
     ///
-    /// `GET /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the Network management API.
+    /// `GET /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the `network` API.
     ///
     /// - Path parameter `multicastDnsProxyProfileId`: Identifier of the multicast DNS proxy profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetMulticastDnsProxyProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getMulticastDnsProxyProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getMulticastDnsProxyProfile (the document names the item operations without the placeholder)).
     pub fn get_multicast_dns_proxy_profile(
         &self,
@@ -1765,17 +1532,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update multicast DNS proxy profile.
     ///
-    /// `PUT /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the Network management API.
+    /// `PUT /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the `network` API.
     ///
     /// - Path parameter `multicastDnsProxyProfileId`: Identifier of the multicast DNS proxy profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateMulticastDnsProxyProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateMulticastDnsProxyProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateMulticastDnsProxyProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateMulticastDnsProxyProfile (the document names the item operations without the placeholder)).
     pub fn update_multicast_dns_proxy_profile(
         &self,
@@ -1794,15 +1557,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete multicast DNS proxy profile.
     ///
-    /// `DELETE /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the Network management API.
+    /// `DELETE /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the `network` API.
     ///
     /// - Path parameter `multicastDnsProxyProfileId`: Identifier of the multicast DNS proxy profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteMulticastDnsProxyProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteMulticastDnsProxyProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteMulticastDnsProxyProfile (the document names the item operations without the placeholder)).
     pub fn delete_multicast_dns_proxy_profile(
         &self,
@@ -1819,16 +1579,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query multicast DNS proxy profiles.
     ///
-    /// `POST /multicastDnsProxyProfiles/query` on the Network management API.
+    /// `POST /multicastDnsProxyProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMulticastDnsProxyProfiles).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMulticastDnsProxyProfiles::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMulticastDnsProxyProfiles).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMulticastDnsProxyProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
@@ -1849,17 +1605,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create rogue policy.
     ///
-    /// `POST /roguePolicies` on the Network management API.
+    /// `POST /roguePolicies` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addRoguePolicy).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateRoguePolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addRoguePolicy).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_rogue_policy(
         &self,
         body: &serde_json::Value,
@@ -1874,14 +1625,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get rogue policy.
     ///
-    /// `GET /roguePolicies/{roguePolicyId}` on the Network management API.
+    /// `GET /roguePolicies/{roguePolicyId}` on the `network` API.
     ///
     /// - Path parameter `roguePolicyId`: Identifier of the rogue policy.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetRoguePolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getRoguePolicy).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getRoguePolicy (the document names the item operations without the placeholder)).
     pub fn get_rogue_policy(&self, rogue_policy_id: &str) -> GetRoguePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -1893,17 +1641,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update rogue policy.
     ///
-    /// `PUT /roguePolicies/{roguePolicyId}` on the Network management API.
+    /// `PUT /roguePolicies/{roguePolicyId}` on the `network` API.
     ///
     /// - Path parameter `roguePolicyId`: Identifier of the rogue policy.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateRoguePolicy).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateRoguePolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateRoguePolicy).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateRoguePolicy (the document names the item operations without the placeholder)).
     pub fn update_rogue_policy(
         &self,
@@ -1920,15 +1664,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete rogue policy.
     ///
-    /// `DELETE /roguePolicies/{roguePolicyId}` on the Network management API.
+    /// `DELETE /roguePolicies/{roguePolicyId}` on the `network` API.
     ///
     /// - Path parameter `roguePolicyId`: Identifier of the rogue policy.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteRoguePolicy::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteRoguePolicy).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteRoguePolicy (the document names the item operations without the placeholder)).
     pub fn delete_rogue_policy(&self, rogue_policy_id: &str) -> DeleteRoguePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -1940,16 +1681,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query rogue policies.
     ///
-    /// `POST /roguePolicies/query` on the Network management API.
+    /// `POST /roguePolicies/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getRoguePoliciesForView).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryRoguePolicies::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getRoguePoliciesForView).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getRoguePoliciesForView (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
@@ -1968,17 +1705,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create SNMP agent profile.
     ///
-    /// `POST /snmpAgentProfiles` on the Network management API.
+    /// `POST /snmpAgentProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createSnmpAgentProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreateSnmpAgentProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createSnmpAgentProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_snmp_agent_profile(
         &self,
         body: &serde_json::Value,
@@ -1993,14 +1725,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get SNMP agent profile.
     ///
-    /// `GET /snmpAgentProfiles/{snmpAgentProfileId}` on the Network management API.
+    /// `GET /snmpAgentProfiles/{snmpAgentProfileId}` on the `network` API.
     ///
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetSnmpAgentProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getSnmpAgentProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getSnmpAgentProfile (the document names the item operations without the placeholder)).
     pub fn get_snmp_agent_profile(
         &self,
@@ -2015,17 +1744,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update SNMP agent profile.
     ///
-    /// `PUT /snmpAgentProfiles/{snmpAgentProfileId}` on the Network management API.
+    /// `PUT /snmpAgentProfiles/{snmpAgentProfileId}` on the `network` API.
     ///
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateSnmpAgentProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateSnmpAgentProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateSnmpAgentProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateSnmpAgentProfile (the document names the item operations without the placeholder)).
     pub fn update_snmp_agent_profile(
         &self,
@@ -2042,15 +1767,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete SNMP agent profile.
     ///
-    /// `DELETE /snmpAgentProfiles/{snmpAgentProfileId}` on the Network management API.
+    /// `DELETE /snmpAgentProfiles/{snmpAgentProfileId}` on the `network` API.
     ///
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSnmpAgentProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteSnmpAgentProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteSnmpAgentProfile (the document names the item operations without the placeholder)).
     pub fn delete_snmp_agent_profile(
         &self,
@@ -2065,16 +1787,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query SNMP agent profiles.
     ///
-    /// `POST /snmpAgentProfiles/query` on the Network management API.
+    /// `POST /snmpAgentProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml querySnmpAgentProfiles).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySnmpAgentProfiles::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml querySnmpAgentProfiles).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml querySnmpAgentProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
@@ -2093,17 +1811,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create SoftGRE profile.
     ///
-    /// `POST /softGreProfiles` on the Network management API.
+    /// `POST /softGreProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addSoftGreProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSoftGreProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addSoftGreProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_soft_gre_profile(
         &self,
         body: &serde_json::Value,
@@ -2118,14 +1831,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get SoftGRE profile.
     ///
-    /// `GET /softGreProfiles/{softGreProfileId}` on the Network management API.
+    /// `GET /softGreProfiles/{softGreProfileId}` on the `network` API.
     ///
     /// - Path parameter `softGreProfileId`: Identifier of the SoftGRE profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetSoftGreProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getSoftGreProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getSoftGreProfile (the document names the item operations without the placeholder)).
     pub fn get_soft_gre_profile(
         &self,
@@ -2140,17 +1850,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update SoftGRE profile.
     ///
-    /// `PUT /softGreProfiles/{softGreProfileId}` on the Network management API.
+    /// `PUT /softGreProfiles/{softGreProfileId}` on the `network` API.
     ///
     /// - Path parameter `softGreProfileId`: Identifier of the SoftGRE profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateSoftGreProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateSoftGreProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateSoftGreProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateSoftGreProfile (the document names the item operations without the placeholder)).
     pub fn update_soft_gre_profile(
         &self,
@@ -2167,15 +1873,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete SoftGRE profile.
     ///
-    /// `DELETE /softGreProfiles/{softGreProfileId}` on the Network management API.
+    /// `DELETE /softGreProfiles/{softGreProfileId}` on the `network` API.
     ///
     /// - Path parameter `softGreProfileId`: Identifier of the SoftGRE profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSoftGreProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteSoftGreProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteSoftGreProfile (the document names the item operations without the placeholder)).
     pub fn delete_soft_gre_profile(
         &self,
@@ -2190,16 +1893,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query SoftGRE profiles.
     ///
-    /// `POST /softGreProfiles/query` on the Network management API.
+    /// `POST /softGreProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySoftGreProfiles).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySoftGreProfiles::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySoftGreProfiles).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml QuerySoftGreProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
@@ -2218,17 +1917,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create tunnel service profile.
     ///
-    /// `POST /tunnelServiceProfiles` on the Network management API.
+    /// `POST /tunnelServiceProfiles` on the `network` API.
     ///
     /// - Request body (json, required): `TunnelServiceProfile`
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTunnelServiceProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_tunnel_service_profile(
         &self,
         body: &TunnelServiceProfile,
@@ -2243,14 +1937,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get tunnel service profile.
     ///
-    /// `GET /tunnelServiceProfiles/{tunnelServiceProfileId}` on the Network management API.
+    /// `GET /tunnelServiceProfiles/{tunnelServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `tunnelServiceProfileId`: Identifier of the tunnel service profile.
-    /// - Response 200: `application/json` `TunnelServiceProfile`
+    /// - Response 200: `TunnelServiceProfile`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTunnelServiceProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getTunnelServiceProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getTunnelServiceProfile (the document names the item operations without the placeholder)).
     pub fn get_tunnel_service_profile(
         &self,
@@ -2265,17 +1956,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update tunnel service profile.
     ///
-    /// `PUT /tunnelServiceProfiles/{tunnelServiceProfileId}` on the Network management API.
+    /// `PUT /tunnelServiceProfiles/{tunnelServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `tunnelServiceProfileId`: Identifier of the tunnel service profile.
     /// - Request body (json, required): `TunnelServiceProfile`
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateTunnelServiceProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTunnelServiceProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateTunnelServiceProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateTunnelServiceProfile (the document names the item operations without the placeholder)).
     pub fn update_tunnel_service_profile(
         &self,
@@ -2292,17 +1979,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Patch tunnel service profile.
     ///
-    /// `PATCH /tunnelServiceProfiles/{tunnelServiceProfileId}` on the Network management API.
+    /// `PATCH /tunnelServiceProfiles/{tunnelServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `tunnelServiceProfileId`: Identifier of the tunnel service profile.
     /// - Request body (json, required): `TunnelServiceProfile`
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml patchTunnelServiceProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchTunnelServiceProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml patchTunnelServiceProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml patchTunnelServiceProfile (the document names the item operations without the placeholder)).
     pub fn patch_tunnel_service_profile(
         &self,
@@ -2319,15 +2002,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete tunnel service profile.
     ///
-    /// `DELETE /tunnelServiceProfiles/{tunnelServiceProfileId}` on the Network management API.
+    /// `DELETE /tunnelServiceProfiles/{tunnelServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `tunnelServiceProfileId`: Identifier of the tunnel service profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTunnelServiceProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteTunnelServiceProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteTunnelServiceProfile (the document names the item operations without the placeholder)).
     pub fn delete_tunnel_service_profile(
         &self,
@@ -2342,16 +2022,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query tunnel service profiles.
     ///
-    /// `POST /tunnelServiceProfiles/query` on the Network management API.
+    /// `POST /tunnelServiceProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getTunnelProfileProfiles).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTunnelServiceProfiles::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getTunnelProfileProfiles).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getTunnelProfileProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
@@ -2370,17 +2046,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create syslog server profile.
     ///
-    /// `POST /syslogServerProfiles` on the Network management API.
+    /// `POST /syslogServerProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createSyslogServerProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateSyslogServerProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createSyslogServerProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_syslog_server_profile(
         &self,
         body: &serde_json::Value,
@@ -2395,14 +2066,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get syslog server profile.
     ///
-    /// `GET /syslogServerProfiles/{syslogServerProfileId}` on the Network management API.
+    /// `GET /syslogServerProfiles/{syslogServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `syslogServerProfileId`: Identifier of the syslog server profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetSyslogServerProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getSyslogServerProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getSyslogServerProfile (the document names the item operations without the placeholder)).
     pub fn get_syslog_server_profile(
         &self,
@@ -2417,17 +2085,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update syslog server profile.
     ///
-    /// `PUT /syslogServerProfiles/{syslogServerProfileId}` on the Network management API.
+    /// `PUT /syslogServerProfiles/{syslogServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `syslogServerProfileId`: Identifier of the syslog server profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateSyslogServerProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateSyslogServerProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateSyslogServerProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateSyslogServerProfile (the document names the item operations without the placeholder)).
     pub fn update_syslog_server_profile(
         &self,
@@ -2444,15 +2108,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete syslog server profile.
     ///
-    /// `DELETE /syslogServerProfiles/{syslogServerProfileId}` on the Network management API.
+    /// `DELETE /syslogServerProfiles/{syslogServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `syslogServerProfileId`: Identifier of the syslog server profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteSyslogServerProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteSyslogServerProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteSyslogServerProfile (the document names the item operations without the placeholder)).
     pub fn delete_syslog_server_profile(
         &self,
@@ -2467,16 +2128,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query syslog server profiles.
     ///
-    /// `POST /syslogServerProfiles/query` on the Network management API.
+    /// `POST /syslogServerProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getSyslogServerProfilesForView).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySyslogServerProfiles::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getSyslogServerProfilesForView).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getSyslogServerProfilesForView (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
@@ -2495,17 +2152,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create RADIUS server profile.
     ///
-    /// `POST /radiusServerProfiles` on the Network management API.
+    /// `POST /radiusServerProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addRadius).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateRadiusServerProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addRadius).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_radius_server_profile(
         &self,
         body: &serde_json::Value,
@@ -2520,14 +2172,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get RADIUS server profile.
     ///
-    /// `GET /radiusServerProfiles/{radiusId}` on the Network management API.
+    /// `GET /radiusServerProfiles/{radiusId}` on the `network` API.
     ///
     /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetRadiusServerProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getRadius).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getRadius (the document names the item operations without the placeholder)).
     pub fn get_radius_server_profile(
         &self,
@@ -2542,17 +2191,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update RADIUS server profile.
     ///
-    /// `PUT /radiusServerProfiles/{radiusId}` on the Network management API.
+    /// `PUT /radiusServerProfiles/{radiusId}` on the `network` API.
     ///
     /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateRadius).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateRadiusServerProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateRadius).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateRadius (the document names the item operations without the placeholder)).
     pub fn update_radius_server_profile(
         &self,
@@ -2569,15 +2214,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete RADIUS server profile.
     ///
-    /// `DELETE /radiusServerProfiles/{radiusId}` on the Network management API.
+    /// `DELETE /radiusServerProfiles/{radiusId}` on the `network` API.
     ///
     /// - Path parameter `radiusId`: Identifier of the RADIUS server profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteRadiusServerProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteRadius).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteRadius (the document names the item operations without the placeholder)).
     pub fn delete_radius_server_profile(
         &self,
@@ -2592,16 +2234,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query RADIUS server profiles.
     ///
-    /// `POST /radiusServerProfiles/query` on the Network management API.
+    /// `POST /radiusServerProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getRadiusServerProfiles).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryRadiusServerProfiles::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getRadiusServerProfiles).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getRadiusServerProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
@@ -2620,17 +2258,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create DHCP configuration service profile.
     ///
-    /// `POST /dhcpConfigServiceProfiles` on the Network management API.
+    /// `POST /dhcpConfigServiceProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createDhcpConfigServiceProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateDhcpConfigServiceProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createDhcpConfigServiceProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_dhcp_config_service_profile(
         &self,
         body: &serde_json::Value,
@@ -2647,14 +2280,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get DHCP configuration service profile.
     ///
-    /// `GET /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the Network management API.
+    /// `GET /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `dhcpConfigServiceProfileId`: Identifier of the DHCP configuration service profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetDhcpConfigServiceProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getDhcpConfigServiceProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getDhcpConfigServiceProfile (the document names the item operations without the placeholder)).
     pub fn get_dhcp_config_service_profile(
         &self,
@@ -2669,17 +2299,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update DHCP configuration service profile.
     ///
-    /// `PUT /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the Network management API.
+    /// `PUT /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `dhcpConfigServiceProfileId`: Identifier of the DHCP configuration service profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateDhcpConfigServiceProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateDhcpConfigServiceProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateDhcpConfigServiceProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateDhcpConfigServiceProfile (the document names the item operations without the placeholder)).
     pub fn update_dhcp_config_service_profile(
         &self,
@@ -2698,15 +2324,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete DHCP configuration service profile.
     ///
-    /// `DELETE /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the Network management API.
+    /// `DELETE /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `dhcpConfigServiceProfileId`: Identifier of the DHCP configuration service profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteDhcpConfigServiceProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteDhcpConfigServiceProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteDhcpConfigServiceProfile (the document names the item operations without the placeholder)).
     pub fn delete_dhcp_config_service_profile(
         &self,
@@ -2723,16 +2346,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query DHCP configuration service profiles.
     ///
-    /// `POST /dhcpConfigServiceProfiles/query` on the Network management API.
+    /// `POST /dhcpConfigServiceProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml queryDhcpConfigServiceProfilesForView).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryDhcpConfigServiceProfiles::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml queryDhcpConfigServiceProfilesForView).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryDhcpConfigServiceProfilesForView (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
@@ -2753,17 +2372,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create Wi-Fi calling service profile.
     ///
-    /// `POST /wifiCallingServiceProfiles` on the Network management API.
+    /// `POST /wifiCallingServiceProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createWifiCallingServiceProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateWifiCallingServiceProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createWifiCallingServiceProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_wifi_calling_service_profile(
         &self,
         body: &serde_json::Value,
@@ -2780,14 +2394,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get Wi-Fi calling service profile.
     ///
-    /// `GET /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the Network management API.
+    /// `GET /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `wifiCallingServiceProfileId`: Identifier of the Wi-Fi calling service profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetWifiCallingServiceProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getWiFiCallingServiceProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWiFiCallingServiceProfile (the document names the item operations without the placeholder)).
     pub fn get_wifi_calling_service_profile(
         &self,
@@ -2804,17 +2415,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update Wi-Fi calling service profile.
     ///
-    /// `PUT /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the Network management API.
+    /// `PUT /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `wifiCallingServiceProfileId`: Identifier of the Wi-Fi calling service profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateWifiCallingServiceProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateWifiCallingServiceProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateWifiCallingServiceProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateWifiCallingServiceProfile (the document names the item operations without the placeholder)).
     pub fn update_wifi_calling_service_profile(
         &self,
@@ -2833,15 +2440,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete Wi-Fi calling service profile.
     ///
-    /// `DELETE /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the Network management API.
+    /// `DELETE /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the `network` API.
     ///
     /// - Path parameter `wifiCallingServiceProfileId`: Identifier of the Wi-Fi calling service profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteWifiCallingServiceProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteWifiCallingServiceProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteWifiCallingServiceProfile (the document names the item operations without the placeholder)).
     pub fn delete_wifi_calling_service_profile(
         &self,
@@ -2858,16 +2462,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query Wi-Fi calling service profiles.
     ///
-    /// `POST /wifiCallingServiceProfiles/query` on the Network management API.
+    /// `POST /wifiCallingServiceProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getWifiCallingServiceProfiles).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryWifiCallingServiceProfiles::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getWifiCallingServiceProfiles).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getWifiCallingServiceProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
@@ -2888,17 +2488,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create VLAN pool profile.
     ///
-    /// `POST /vlanPoolProfiles` on the Network management API.
+    /// `POST /vlanPoolProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addVlanPoolProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVlanPoolProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addVlanPoolProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_vlan_pool_profile(
         &self,
         body: &serde_json::Value,
@@ -2913,14 +2508,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get VLAN pool profile.
     ///
-    /// `GET /vlanPoolProfiles/{vlanPoolProfileId}` on the Network management API.
+    /// `GET /vlanPoolProfiles/{vlanPoolProfileId}` on the `network` API.
     ///
     /// - Path parameter `vlanPoolProfileId`: Identifier of the VLAN pool profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVlanPoolProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVlanPoolProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVlanPoolProfile (the document names the item operations without the placeholder)).
     pub fn get_vlan_pool_profile(
         &self,
@@ -2935,17 +2527,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update VLAN pool profile.
     ///
-    /// `PUT /vlanPoolProfiles/{vlanPoolProfileId}` on the Network management API.
+    /// `PUT /vlanPoolProfiles/{vlanPoolProfileId}` on the `network` API.
     ///
     /// - Path parameter `vlanPoolProfileId`: Identifier of the VLAN pool profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVlanPoolProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVlanPoolProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVlanPoolProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVlanPoolProfile (the document names the item operations without the placeholder)).
     pub fn update_vlan_pool_profile(
         &self,
@@ -2962,15 +2550,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete VLAN pool profile.
     ///
-    /// `DELETE /vlanPoolProfiles/{vlanPoolProfileId}` on the Network management API.
+    /// `DELETE /vlanPoolProfiles/{vlanPoolProfileId}` on the `network` API.
     ///
     /// - Path parameter `vlanPoolProfileId`: Identifier of the VLAN pool profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVlanPoolProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteVlanPoolProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteVlanPoolProfile (the document names the item operations without the placeholder)).
     pub fn delete_vlan_pool_profile(
         &self,
@@ -2985,16 +2570,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query VLAN pool profiles.
     ///
-    /// `POST /vlanPoolProfiles/query` on the Network management API.
+    /// `POST /vlanPoolProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml queryVlanPoolProfiles).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVlanPoolProfiles::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml queryVlanPoolProfiles).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryVlanPoolProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
@@ -3013,17 +2594,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Create Ethernet port profile.
     ///
-    /// `POST /ethernetPortProfiles` on the Network management API.
+    /// `POST /ethernetPortProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml createEthernetPortProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateEthernetPortProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml createEthernetPortProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_ethernet_port_profile(
         &self,
         body: &serde_json::Value,
@@ -3038,14 +2614,11 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Get Ethernet port profile.
     ///
-    /// `GET /ethernetPortProfiles/{ethernetPortProfileId}` on the Network management API.
+    /// `GET /ethernetPortProfiles/{ethernetPortProfileId}` on the `network` API.
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetEthernetPortProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getEthernetPortProfile).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getEthernetPortProfile (the document names the item operations without the placeholder)).
     pub fn get_ethernet_port_profile(
         &self,
@@ -3060,17 +2633,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Update Ethernet port profile.
     ///
-    /// `PUT /ethernetPortProfiles/{ethernetPortProfileId}` on the Network management API.
+    /// `PUT /ethernetPortProfiles/{ethernetPortProfileId}` on the `network` API.
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateEthernetPortProfile).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateEthernetPortProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateEthernetPortProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateEthernetPortProfile (the document names the item operations without the placeholder)).
     pub fn update_ethernet_port_profile(
         &self,
@@ -3087,15 +2656,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Delete Ethernet port profile.
     ///
-    /// `DELETE /ethernetPortProfiles/{ethernetPortProfileId}` on the Network management API.
+    /// `DELETE /ethernetPortProfiles/{ethernetPortProfileId}` on the `network` API.
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteEthernetPortProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteEthernetPortProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteEthernetPortProfile (the document names the item operations without the placeholder)).
     pub fn delete_ethernet_port_profile(
         &self,
@@ -3110,16 +2676,12 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Query Ethernet port profiles.
     ///
-    /// `POST /ethernetPortProfiles/query` on the Network management API.
+    /// `POST /ethernetPortProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getEthernetPortProfiles).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEthernetPortProfiles::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getEthernetPortProfiles).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getEthernetPortProfiles (not in the document's operation list; its note that profile and policy queries accept sortByCountField implies the query)).
     ///
     /// Notes:
@@ -3138,16 +2700,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Add RADIUS server profile to Ethernet port profile.
     ///
-    /// `PUT /ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}` on the Network management API.
+    /// `PUT /ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
     /// - Path parameter `radiusServerProfileId`: Identifier of the RADIUS server profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddRadiusServerProfileToEthernetPortProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateRadiusToEthernetPortProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateRadiusToEthernetPortProfile (the document does not name the parent placeholder)).
     pub fn add_radius_server_profile_to_ethernet_port_profile(
         &self,
@@ -3165,16 +2724,13 @@ impl<'a> super::NetworkClient<'a> {
     }
     /// Remove RADIUS server profile from Ethernet port profile.
     ///
-    /// `DELETE /ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}` on the Network management API.
+    /// `DELETE /ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}` on the `network` API.
     ///
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
     /// - Path parameter `radiusServerProfileId`: Identifier of the RADIUS server profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveRadiusServerProfileFromEthernetPortProfile::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateRadiusToEthernetPortProfile).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateRadiusToEthernetPortProfile (the document does not name the parent placeholder)).
     pub fn remove_radius_server_profile_from_ethernet_port_profile(
         &self,
@@ -3220,7 +2776,7 @@ pub enum QueryAccessControlProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_access_control_profiles` (Query access control profiles).
+/// Request builder for `WirelessPoliciesClient::query_access_control_profiles` (Query access control profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3291,7 +2847,7 @@ pub enum GetAccessControlProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_access_control_profile` (Get access control profile).
+/// Request builder for `WirelessPoliciesClient::get_access_control_profile` (Get access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3349,7 +2905,7 @@ pub enum UpdateAccessControlProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_access_control_profile` (Update access control profile).
+/// Request builder for `WirelessPoliciesClient::update_access_control_profile` (Update access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3419,7 +2975,7 @@ pub enum DeleteAccessControlProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_access_control_profile` (Delete access control profile).
+/// Request builder for `WirelessPoliciesClient::delete_access_control_profile` (Delete access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3483,7 +3039,7 @@ pub enum AddApplicationPolicyToAccessControlProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_application_policy_to_access_control_profile` (Add application policy to access control profile).
+/// Request builder for `WirelessPoliciesClient::add_application_policy_to_access_control_profile` (Add application policy to access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3550,7 +3106,7 @@ pub enum RemoveApplicationPolicyFromAccessControlProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_application_policy_from_access_control_profile` (Remove application policy from access control profile).
+/// Request builder for `WirelessPoliciesClient::remove_application_policy_from_access_control_profile` (Remove application policy from access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3617,7 +3173,7 @@ pub enum AddDevicePolicyToAccessControlProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_device_policy_to_access_control_profile` (Add device policy to access control profile).
+/// Request builder for `WirelessPoliciesClient::add_device_policy_to_access_control_profile` (Add device policy to access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3684,7 +3240,7 @@ pub enum RemoveDevicePolicyFromAccessControlProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_device_policy_from_access_control_profile` (Remove device policy from access control profile).
+/// Request builder for `WirelessPoliciesClient::remove_device_policy_from_access_control_profile` (Remove device policy from access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3751,7 +3307,7 @@ pub enum AddL2AclPolicyToAccessControlProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_l2_acl_policy_to_access_control_profile` (Add layer 2 ACL policy to access control profile).
+/// Request builder for `WirelessPoliciesClient::add_l2_acl_policy_to_access_control_profile` (Add layer 2 ACL policy to access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3818,7 +3374,7 @@ pub enum RemoveL2AclPolicyFromAccessControlProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_l2_acl_policy_from_access_control_profile` (Remove layer 2 ACL policy from access control profile).
+/// Request builder for `WirelessPoliciesClient::remove_l2_acl_policy_from_access_control_profile` (Remove layer 2 ACL policy from access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3885,7 +3441,7 @@ pub enum AddL3AclPolicyToAccessControlProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_l3_acl_policy_to_access_control_profile` (Add layer 3 ACL policy to access control profile).
+/// Request builder for `WirelessPoliciesClient::add_l3_acl_policy_to_access_control_profile` (Add layer 3 ACL policy to access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3952,7 +3508,7 @@ pub enum RemoveL3AclPolicyFromAccessControlProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_l3_acl_policy_from_access_control_profile` (Remove layer 3 ACL policy from access control profile).
+/// Request builder for `WirelessPoliciesClient::remove_l3_acl_policy_from_access_control_profile` (Remove layer 3 ACL policy from access control profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4025,7 +3581,7 @@ pub enum CreateApplicationPolicyVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_application_policy` (Create application policy).
+/// Request builder for `WirelessPoliciesClient::create_application_policy` (Create application policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4073,7 +3629,7 @@ static LIST_APPLICATION_POLICIES: ruckus_one_runtime::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_application_policies` (List application policies).
+/// Request builder for `WirelessPoliciesClient::list_application_policies` (List application policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4120,7 +3676,7 @@ pub enum QueryApplicationPoliciesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_application_policies` (Query application policies).
+/// Request builder for `WirelessPoliciesClient::query_application_policies` (Query application policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4191,7 +3747,7 @@ pub enum GetApplicationPolicyVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_application_policy` (Get application policy).
+/// Request builder for `WirelessPoliciesClient::get_application_policy` (Get application policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4249,7 +3805,7 @@ pub enum UpdateApplicationPolicyVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_application_policy` (Update application policy).
+/// Request builder for `WirelessPoliciesClient::update_application_policy` (Update application policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4319,7 +3875,7 @@ pub enum DeleteApplicationPolicyVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_application_policy` (Delete application policy).
+/// Request builder for `WirelessPoliciesClient::delete_application_policy` (Delete application policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4389,7 +3945,7 @@ pub enum CreateDevicePolicyVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_device_policy` (Create device policy).
+/// Request builder for `WirelessPoliciesClient::create_device_policy` (Create device policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4437,7 +3993,7 @@ static LIST_DEVICE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_device_policies` (List device policies).
+/// Request builder for `WirelessPoliciesClient::list_device_policies` (List device policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4484,7 +4040,7 @@ pub enum QueryDevicePoliciesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_device_policies` (Query device policies).
+/// Request builder for `WirelessPoliciesClient::query_device_policies` (Query device policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4555,7 +4111,7 @@ pub enum GetDevicePolicyVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_device_policy` (Get device policy).
+/// Request builder for `WirelessPoliciesClient::get_device_policy` (Get device policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4613,7 +4169,7 @@ pub enum UpdateDevicePolicyVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_device_policy` (Update device policy).
+/// Request builder for `WirelessPoliciesClient::update_device_policy` (Update device policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4683,7 +4239,7 @@ pub enum DeleteDevicePolicyVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_device_policy` (Delete device policy).
+/// Request builder for `WirelessPoliciesClient::delete_device_policy` (Delete device policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4753,7 +4309,7 @@ pub enum CreateL2AclPolicyVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_l2_acl_policy` (Create layer 2 ACL policy).
+/// Request builder for `WirelessPoliciesClient::create_l2_acl_policy` (Create layer 2 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4801,7 +4357,7 @@ static LIST_L2_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_l2_acl_policies` (List layer 2 ACL policies).
+/// Request builder for `WirelessPoliciesClient::list_l2_acl_policies` (List layer 2 ACL policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4848,7 +4404,7 @@ pub enum QueryL2AclPoliciesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_l2_acl_policies` (Query layer 2 ACL policies).
+/// Request builder for `WirelessPoliciesClient::query_l2_acl_policies` (Query layer 2 ACL policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4913,7 +4469,7 @@ pub enum GetL2AclPolicyVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_l2_acl_policy` (Get layer 2 ACL policy).
+/// Request builder for `WirelessPoliciesClient::get_l2_acl_policy` (Get layer 2 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4971,7 +4527,7 @@ pub enum UpdateL2AclPolicyVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_l2_acl_policy` (Update layer 2 ACL policy).
+/// Request builder for `WirelessPoliciesClient::update_l2_acl_policy` (Update layer 2 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5041,7 +4597,7 @@ pub enum DeleteL2AclPolicyVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_l2_acl_policy` (Delete layer 2 ACL policy).
+/// Request builder for `WirelessPoliciesClient::delete_l2_acl_policy` (Delete layer 2 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5111,7 +4667,7 @@ pub enum CreateL3AclPolicyVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_l3_acl_policy` (Create layer 3 ACL policy).
+/// Request builder for `WirelessPoliciesClient::create_l3_acl_policy` (Create layer 3 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5159,7 +4715,7 @@ static LIST_L3_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_l3_acl_policies` (List layer 3 ACL policies).
+/// Request builder for `WirelessPoliciesClient::list_l3_acl_policies` (List layer 3 ACL policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5206,7 +4762,7 @@ pub enum QueryL3AclPoliciesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_l3_acl_policies` (Query layer 3 ACL policies).
+/// Request builder for `WirelessPoliciesClient::query_l3_acl_policies` (Query layer 3 ACL policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5271,7 +4827,7 @@ pub enum GetL3AclPolicyVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_l3_acl_policy` (Get layer 3 ACL policy).
+/// Request builder for `WirelessPoliciesClient::get_l3_acl_policy` (Get layer 3 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5329,7 +4885,7 @@ pub enum UpdateL3AclPolicyVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_l3_acl_policy` (Update layer 3 ACL policy).
+/// Request builder for `WirelessPoliciesClient::update_l3_acl_policy` (Update layer 3 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5399,7 +4955,7 @@ pub enum DeleteL3AclPolicyVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_l3_acl_policy` (Delete layer 3 ACL policy).
+/// Request builder for `WirelessPoliciesClient::delete_l3_acl_policy` (Delete layer 3 ACL policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5463,7 +5019,7 @@ pub enum ListApplicationLibraryCategoriesVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_application_library_categories` (List application library categories).
+/// Request builder for `WirelessPoliciesClient::list_application_library_categories` (List application library categories).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5515,7 +5071,7 @@ pub enum ListApplicationLibraryCategoryApplicationsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_application_library_category_applications` (List applications of an application category).
+/// Request builder for `WirelessPoliciesClient::list_application_library_category_applications` (List applications of an application category).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5570,7 +5126,7 @@ pub enum GetApplicationLibrarySettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_application_library_settings` (Get application library settings).
+/// Request builder for `WirelessPoliciesClient::get_application_library_settings` (Get application library settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5638,7 +5194,7 @@ pub enum PatchApplicationLibrarySettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_application_library_settings` (Patch application library settings).
+/// Request builder for `WirelessPoliciesClient::patch_application_library_settings` (Patch application library settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5702,7 +5258,7 @@ pub enum CreateClientIsolationProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_client_isolation_profile` (Create client isolation profile).
+/// Request builder for `WirelessPoliciesClient::create_client_isolation_profile` (Create client isolation profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5766,7 +5322,7 @@ pub enum GetClientIsolationProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_client_isolation_profile` (Get client isolation profile).
+/// Request builder for `WirelessPoliciesClient::get_client_isolation_profile` (Get client isolation profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5818,7 +5374,7 @@ pub enum UpdateClientIsolationProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_client_isolation_profile` (Update client isolation profile).
+/// Request builder for `WirelessPoliciesClient::update_client_isolation_profile` (Update client isolation profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5882,7 +5438,7 @@ pub enum DeleteClientIsolationProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_client_isolation_profile` (Delete client isolation profile).
+/// Request builder for `WirelessPoliciesClient::delete_client_isolation_profile` (Delete client isolation profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5946,7 +5502,7 @@ pub enum QueryClientIsolationProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_client_isolation_profiles` (Query client isolation profiles).
+/// Request builder for `WirelessPoliciesClient::query_client_isolation_profiles` (Query client isolation profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6011,7 +5567,7 @@ pub enum CreateHotspot20IdentityProviderVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_hotspot20_identity_provider` (Create Hotspot 2.0 identity provider).
+/// Request builder for `WirelessPoliciesClient::create_hotspot20_identity_provider` (Create Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6075,7 +5631,7 @@ pub enum GetHotspot20IdentityProviderVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_hotspot20_identity_provider` (Get Hotspot 2.0 identity provider).
+/// Request builder for `WirelessPoliciesClient::get_hotspot20_identity_provider` (Get Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6127,7 +5683,7 @@ pub enum UpdateHotspot20IdentityProviderVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_hotspot20_identity_provider` (Update Hotspot 2.0 identity provider).
+/// Request builder for `WirelessPoliciesClient::update_hotspot20_identity_provider` (Update Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6191,7 +5747,7 @@ pub enum DeleteHotspot20IdentityProviderVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_hotspot20_identity_provider` (Delete Hotspot 2.0 identity provider).
+/// Request builder for `WirelessPoliciesClient::delete_hotspot20_identity_provider` (Delete Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6255,7 +5811,7 @@ pub enum AddRadiusServerProfileToHotspot20IdentityProviderVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_radius_server_profile_to_hotspot20_identity_provider` (Add RADIUS server profile to Hotspot 2.0 identity provider).
+/// Request builder for `WirelessPoliciesClient::add_radius_server_profile_to_hotspot20_identity_provider` (Add RADIUS server profile to Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6322,7 +5878,7 @@ pub enum RemoveRadiusServerProfileFromHotspot20IdentityProviderVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_radius_server_profile_from_hotspot20_identity_provider` (Remove RADIUS server profile from Hotspot 2.0 identity provider).
+/// Request builder for `WirelessPoliciesClient::remove_radius_server_profile_from_hotspot20_identity_provider` (Remove RADIUS server profile from Hotspot 2.0 identity provider).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6389,7 +5945,7 @@ pub enum QueryHotspot20IdentityProvidersVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_hotspot20_identity_providers` (Query Hotspot 2.0 identity providers).
+/// Request builder for `WirelessPoliciesClient::query_hotspot20_identity_providers` (Query Hotspot 2.0 identity providers).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6454,7 +6010,7 @@ pub enum CreateHotspot20OperatorVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_hotspot20_operator` (Create Hotspot 2.0 operator).
+/// Request builder for `WirelessPoliciesClient::create_hotspot20_operator` (Create Hotspot 2.0 operator).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6518,7 +6074,7 @@ pub enum GetHotspot20OperatorVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_hotspot20_operator` (Get Hotspot 2.0 operator).
+/// Request builder for `WirelessPoliciesClient::get_hotspot20_operator` (Get Hotspot 2.0 operator).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6570,7 +6126,7 @@ pub enum UpdateHotspot20OperatorVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_hotspot20_operator` (Update Hotspot 2.0 operator).
+/// Request builder for `WirelessPoliciesClient::update_hotspot20_operator` (Update Hotspot 2.0 operator).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6634,7 +6190,7 @@ pub enum DeleteHotspot20OperatorVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_hotspot20_operator` (Delete Hotspot 2.0 operator).
+/// Request builder for `WirelessPoliciesClient::delete_hotspot20_operator` (Delete Hotspot 2.0 operator).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6698,7 +6254,7 @@ pub enum QueryHotspot20OperatorsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_hotspot20_operators` (Query Hotspot 2.0 operators).
+/// Request builder for `WirelessPoliciesClient::query_hotspot20_operators` (Query Hotspot 2.0 operators).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6763,7 +6319,7 @@ pub enum CreateLbsServerProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_lbs_server_profile` (Create LBS server profile).
+/// Request builder for `WirelessPoliciesClient::create_lbs_server_profile` (Create LBS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6827,7 +6383,7 @@ pub enum GetLbsServerProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_lbs_server_profile` (Get LBS server profile).
+/// Request builder for `WirelessPoliciesClient::get_lbs_server_profile` (Get LBS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6879,7 +6435,7 @@ pub enum UpdateLbsServerProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_lbs_server_profile` (Update LBS server profile).
+/// Request builder for `WirelessPoliciesClient::update_lbs_server_profile` (Update LBS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6943,7 +6499,7 @@ pub enum DeleteLbsServerProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_lbs_server_profile` (Delete LBS server profile).
+/// Request builder for `WirelessPoliciesClient::delete_lbs_server_profile` (Delete LBS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7007,7 +6563,7 @@ pub enum QueryLbsServerProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_lbs_server_profiles` (Query LBS server profiles).
+/// Request builder for `WirelessPoliciesClient::query_lbs_server_profiles` (Query LBS server profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7072,7 +6628,7 @@ pub enum CreateMulticastDnsProxyProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_multicast_dns_proxy_profile` (Create multicast DNS proxy profile).
+/// Request builder for `WirelessPoliciesClient::create_multicast_dns_proxy_profile` (Create multicast DNS proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7136,7 +6692,7 @@ pub enum GetMulticastDnsProxyProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_multicast_dns_proxy_profile` (Get multicast DNS proxy profile).
+/// Request builder for `WirelessPoliciesClient::get_multicast_dns_proxy_profile` (Get multicast DNS proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7188,7 +6744,7 @@ pub enum UpdateMulticastDnsProxyProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_multicast_dns_proxy_profile` (Update multicast DNS proxy profile).
+/// Request builder for `WirelessPoliciesClient::update_multicast_dns_proxy_profile` (Update multicast DNS proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7252,7 +6808,7 @@ pub enum DeleteMulticastDnsProxyProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_multicast_dns_proxy_profile` (Delete multicast DNS proxy profile).
+/// Request builder for `WirelessPoliciesClient::delete_multicast_dns_proxy_profile` (Delete multicast DNS proxy profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7316,7 +6872,7 @@ pub enum QueryMulticastDnsProxyProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_multicast_dns_proxy_profiles` (Query multicast DNS proxy profiles).
+/// Request builder for `WirelessPoliciesClient::query_multicast_dns_proxy_profiles` (Query multicast DNS proxy profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7381,7 +6937,7 @@ pub enum CreateRoguePolicyVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_rogue_policy` (Create rogue policy).
+/// Request builder for `WirelessPoliciesClient::create_rogue_policy` (Create rogue policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7445,7 +7001,7 @@ pub enum GetRoguePolicyVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_rogue_policy` (Get rogue policy).
+/// Request builder for `WirelessPoliciesClient::get_rogue_policy` (Get rogue policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7497,7 +7053,7 @@ pub enum UpdateRoguePolicyVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_rogue_policy` (Update rogue policy).
+/// Request builder for `WirelessPoliciesClient::update_rogue_policy` (Update rogue policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7561,7 +7117,7 @@ pub enum DeleteRoguePolicyVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_rogue_policy` (Delete rogue policy).
+/// Request builder for `WirelessPoliciesClient::delete_rogue_policy` (Delete rogue policy).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7625,7 +7181,7 @@ pub enum QueryRoguePoliciesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_rogue_policies` (Query rogue policies).
+/// Request builder for `WirelessPoliciesClient::query_rogue_policies` (Query rogue policies).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7690,7 +7246,7 @@ pub enum CreateSnmpAgentProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_snmp_agent_profile` (Create SNMP agent profile).
+/// Request builder for `WirelessPoliciesClient::create_snmp_agent_profile` (Create SNMP agent profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7754,7 +7310,7 @@ pub enum GetSnmpAgentProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_snmp_agent_profile` (Get SNMP agent profile).
+/// Request builder for `WirelessPoliciesClient::get_snmp_agent_profile` (Get SNMP agent profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7806,7 +7362,7 @@ pub enum UpdateSnmpAgentProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_snmp_agent_profile` (Update SNMP agent profile).
+/// Request builder for `WirelessPoliciesClient::update_snmp_agent_profile` (Update SNMP agent profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7870,7 +7426,7 @@ pub enum DeleteSnmpAgentProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_snmp_agent_profile` (Delete SNMP agent profile).
+/// Request builder for `WirelessPoliciesClient::delete_snmp_agent_profile` (Delete SNMP agent profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7934,7 +7490,7 @@ pub enum QuerySnmpAgentProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_snmp_agent_profiles` (Query SNMP agent profiles).
+/// Request builder for `WirelessPoliciesClient::query_snmp_agent_profiles` (Query SNMP agent profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7999,7 +7555,7 @@ pub enum CreateSoftGreProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_soft_gre_profile` (Create SoftGRE profile).
+/// Request builder for `WirelessPoliciesClient::create_soft_gre_profile` (Create SoftGRE profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8063,7 +7619,7 @@ pub enum GetSoftGreProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_soft_gre_profile` (Get SoftGRE profile).
+/// Request builder for `WirelessPoliciesClient::get_soft_gre_profile` (Get SoftGRE profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8115,7 +7671,7 @@ pub enum UpdateSoftGreProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_soft_gre_profile` (Update SoftGRE profile).
+/// Request builder for `WirelessPoliciesClient::update_soft_gre_profile` (Update SoftGRE profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8179,7 +7735,7 @@ pub enum DeleteSoftGreProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_soft_gre_profile` (Delete SoftGRE profile).
+/// Request builder for `WirelessPoliciesClient::delete_soft_gre_profile` (Delete SoftGRE profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8243,7 +7799,7 @@ pub enum QuerySoftGreProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_soft_gre_profiles` (Query SoftGRE profiles).
+/// Request builder for `WirelessPoliciesClient::query_soft_gre_profiles` (Query SoftGRE profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8308,7 +7864,7 @@ pub enum CreateTunnelServiceProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_tunnel_service_profile` (Create tunnel service profile).
+/// Request builder for `WirelessPoliciesClient::create_tunnel_service_profile` (Create tunnel service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8372,7 +7928,7 @@ pub enum GetTunnelServiceProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_tunnel_service_profile` (Get tunnel service profile).
+/// Request builder for `WirelessPoliciesClient::get_tunnel_service_profile` (Get tunnel service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8424,7 +7980,7 @@ pub enum UpdateTunnelServiceProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_tunnel_service_profile` (Update tunnel service profile).
+/// Request builder for `WirelessPoliciesClient::update_tunnel_service_profile` (Update tunnel service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8488,7 +8044,7 @@ pub enum PatchTunnelServiceProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_tunnel_service_profile` (Patch tunnel service profile).
+/// Request builder for `WirelessPoliciesClient::patch_tunnel_service_profile` (Patch tunnel service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8552,7 +8108,7 @@ pub enum DeleteTunnelServiceProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_tunnel_service_profile` (Delete tunnel service profile).
+/// Request builder for `WirelessPoliciesClient::delete_tunnel_service_profile` (Delete tunnel service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8616,7 +8172,7 @@ pub enum QueryTunnelServiceProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_tunnel_service_profiles` (Query tunnel service profiles).
+/// Request builder for `WirelessPoliciesClient::query_tunnel_service_profiles` (Query tunnel service profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8687,7 +8243,7 @@ pub enum CreateSyslogServerProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_syslog_server_profile` (Create syslog server profile).
+/// Request builder for `WirelessPoliciesClient::create_syslog_server_profile` (Create syslog server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8757,7 +8313,7 @@ pub enum GetSyslogServerProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_syslog_server_profile` (Get syslog server profile).
+/// Request builder for `WirelessPoliciesClient::get_syslog_server_profile` (Get syslog server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8815,7 +8371,7 @@ pub enum UpdateSyslogServerProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_syslog_server_profile` (Update syslog server profile).
+/// Request builder for `WirelessPoliciesClient::update_syslog_server_profile` (Update syslog server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8885,7 +8441,7 @@ pub enum DeleteSyslogServerProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_syslog_server_profile` (Delete syslog server profile).
+/// Request builder for `WirelessPoliciesClient::delete_syslog_server_profile` (Delete syslog server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8949,7 +8505,7 @@ pub enum QuerySyslogServerProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_syslog_server_profiles` (Query syslog server profiles).
+/// Request builder for `WirelessPoliciesClient::query_syslog_server_profiles` (Query syslog server profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9020,7 +8576,7 @@ pub enum CreateRadiusServerProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_radius_server_profile` (Create RADIUS server profile).
+/// Request builder for `WirelessPoliciesClient::create_radius_server_profile` (Create RADIUS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9090,7 +8646,7 @@ pub enum GetRadiusServerProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_radius_server_profile` (Get RADIUS server profile).
+/// Request builder for `WirelessPoliciesClient::get_radius_server_profile` (Get RADIUS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9148,7 +8704,7 @@ pub enum UpdateRadiusServerProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_radius_server_profile` (Update RADIUS server profile).
+/// Request builder for `WirelessPoliciesClient::update_radius_server_profile` (Update RADIUS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9218,7 +8774,7 @@ pub enum DeleteRadiusServerProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_radius_server_profile` (Delete RADIUS server profile).
+/// Request builder for `WirelessPoliciesClient::delete_radius_server_profile` (Delete RADIUS server profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9282,7 +8838,7 @@ pub enum QueryRadiusServerProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_radius_server_profiles` (Query RADIUS server profiles).
+/// Request builder for `WirelessPoliciesClient::query_radius_server_profiles` (Query RADIUS server profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9353,7 +8909,7 @@ pub enum CreateDhcpConfigServiceProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_dhcp_config_service_profile` (Create DHCP configuration service profile).
+/// Request builder for `WirelessPoliciesClient::create_dhcp_config_service_profile` (Create DHCP configuration service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9423,7 +8979,7 @@ pub enum GetDhcpConfigServiceProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_dhcp_config_service_profile` (Get DHCP configuration service profile).
+/// Request builder for `WirelessPoliciesClient::get_dhcp_config_service_profile` (Get DHCP configuration service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9481,7 +9037,7 @@ pub enum UpdateDhcpConfigServiceProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_dhcp_config_service_profile` (Update DHCP configuration service profile).
+/// Request builder for `WirelessPoliciesClient::update_dhcp_config_service_profile` (Update DHCP configuration service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9551,7 +9107,7 @@ pub enum DeleteDhcpConfigServiceProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_dhcp_config_service_profile` (Delete DHCP configuration service profile).
+/// Request builder for `WirelessPoliciesClient::delete_dhcp_config_service_profile` (Delete DHCP configuration service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9615,7 +9171,7 @@ pub enum QueryDhcpConfigServiceProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_dhcp_config_service_profiles` (Query DHCP configuration service profiles).
+/// Request builder for `WirelessPoliciesClient::query_dhcp_config_service_profiles` (Query DHCP configuration service profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9686,7 +9242,7 @@ pub enum CreateWifiCallingServiceProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_wifi_calling_service_profile` (Create Wi-Fi calling service profile).
+/// Request builder for `WirelessPoliciesClient::create_wifi_calling_service_profile` (Create Wi-Fi calling service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9756,7 +9312,7 @@ pub enum GetWifiCallingServiceProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_wifi_calling_service_profile` (Get Wi-Fi calling service profile).
+/// Request builder for `WirelessPoliciesClient::get_wifi_calling_service_profile` (Get Wi-Fi calling service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9814,7 +9370,7 @@ pub enum UpdateWifiCallingServiceProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_wifi_calling_service_profile` (Update Wi-Fi calling service profile).
+/// Request builder for `WirelessPoliciesClient::update_wifi_calling_service_profile` (Update Wi-Fi calling service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9884,7 +9440,7 @@ pub enum DeleteWifiCallingServiceProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_wifi_calling_service_profile` (Delete Wi-Fi calling service profile).
+/// Request builder for `WirelessPoliciesClient::delete_wifi_calling_service_profile` (Delete Wi-Fi calling service profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9948,7 +9504,7 @@ pub enum QueryWifiCallingServiceProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_wifi_calling_service_profiles` (Query Wi-Fi calling service profiles).
+/// Request builder for `WirelessPoliciesClient::query_wifi_calling_service_profiles` (Query Wi-Fi calling service profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10013,7 +9569,7 @@ pub enum CreateVlanPoolProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_vlan_pool_profile` (Create VLAN pool profile).
+/// Request builder for `WirelessPoliciesClient::create_vlan_pool_profile` (Create VLAN pool profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10077,7 +9633,7 @@ pub enum GetVlanPoolProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_vlan_pool_profile` (Get VLAN pool profile).
+/// Request builder for `WirelessPoliciesClient::get_vlan_pool_profile` (Get VLAN pool profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10129,7 +9685,7 @@ pub enum UpdateVlanPoolProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_vlan_pool_profile` (Update VLAN pool profile).
+/// Request builder for `WirelessPoliciesClient::update_vlan_pool_profile` (Update VLAN pool profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10193,7 +9749,7 @@ pub enum DeleteVlanPoolProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_vlan_pool_profile` (Delete VLAN pool profile).
+/// Request builder for `WirelessPoliciesClient::delete_vlan_pool_profile` (Delete VLAN pool profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10257,7 +9813,7 @@ pub enum QueryVlanPoolProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_vlan_pool_profiles` (Query VLAN pool profiles).
+/// Request builder for `WirelessPoliciesClient::query_vlan_pool_profiles` (Query VLAN pool profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10322,7 +9878,7 @@ pub enum CreateEthernetPortProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_ethernet_port_profile` (Create Ethernet port profile).
+/// Request builder for `WirelessPoliciesClient::create_ethernet_port_profile` (Create Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10386,7 +9942,7 @@ pub enum GetEthernetPortProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_ethernet_port_profile` (Get Ethernet port profile).
+/// Request builder for `WirelessPoliciesClient::get_ethernet_port_profile` (Get Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10438,7 +9994,7 @@ pub enum UpdateEthernetPortProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_ethernet_port_profile` (Update Ethernet port profile).
+/// Request builder for `WirelessPoliciesClient::update_ethernet_port_profile` (Update Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10502,7 +10058,7 @@ pub enum DeleteEthernetPortProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_ethernet_port_profile` (Delete Ethernet port profile).
+/// Request builder for `WirelessPoliciesClient::delete_ethernet_port_profile` (Delete Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10566,7 +10122,7 @@ pub enum QueryEthernetPortProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_ethernet_port_profiles` (Query Ethernet port profiles).
+/// Request builder for `WirelessPoliciesClient::query_ethernet_port_profiles` (Query Ethernet port profiles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10631,7 +10187,7 @@ pub enum AddRadiusServerProfileToEthernetPortProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_radius_server_profile_to_ethernet_port_profile` (Add RADIUS server profile to Ethernet port profile).
+/// Request builder for `WirelessPoliciesClient::add_radius_server_profile_to_ethernet_port_profile` (Add RADIUS server profile to Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -10698,7 +10254,7 @@ pub enum RemoveRadiusServerProfileFromEthernetPortProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_radius_server_profile_from_ethernet_port_profile` (Remove RADIUS server profile from Ethernet port profile).
+/// Request builder for `WirelessPoliciesClient::remove_radius_server_profile_from_ethernet_port_profile` (Remove RADIUS server profile from Ethernet port profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

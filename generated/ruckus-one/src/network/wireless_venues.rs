@@ -486,21 +486,37 @@ impl TemplateInstanceQuery {
         }
     }
 }
-impl<'a> super::NetworkClient<'a> {
+/// wireless venues: the 106 operations of this area of the Network management API.
+///
+/// Reached with `client.network().wireless_venues()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.network().wireless_venues().get_venue("venueId-value").send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct WirelessVenuesClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> WirelessVenuesClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// Create venue.
     ///
     /// Creates a venue.
     ///
-    /// `POST /venues` on the Network management API.
+    /// `POST /venues` on the `network` API.
     ///
     /// - Request body (json, required): `Venue`
-    ///   Provenance: reference (venue_service_api-0.2.8.yaml CreateVenue).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenue::version`)
-    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml CreateVenue).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (venue_service_api-0.2.8.yaml CreateVenue (not named by the document; added so venues can be created)).
     pub fn create_venue(&self, body: &Venue) -> CreateVenue<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_VENUE, &[]);
@@ -511,14 +527,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one venue.
     ///
-    /// `GET /venues/{venueId}` on the Network management API.
+    /// `GET /venues/{venueId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` `Venue`
+    /// - Response 200: `Venue`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenue::version`)
-    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml GetVenue).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (venue_service_api-0.2.8.yaml GetVenue (not named by the document; the read of a resource the client creates)).
     pub fn get_venue(&self, venue_id: &str) -> GetVenue<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_VENUE, &[venue_id]);
@@ -528,17 +541,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces a venue's name, description, address and tags.
     ///
-    /// `PUT /venues/{venueId}` on the Network management API.
+    /// `PUT /venues/{venueId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `Venue`
-    ///   Provenance: reference (venue_service_api-0.2.8.yaml UpdateVenue).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenue::version`)
-    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml UpdateVenue).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (venue_service_api-0.2.8.yaml UpdateVenue (not named by the document; added so venues can be changed)).
     pub fn update_venue(&self, venue_id: &str, body: &Venue) -> UpdateVenue<'a> {
         let mut req = ruckus_one_runtime::Request::new(
@@ -553,15 +562,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes a venue.
     ///
-    /// `DELETE /venues/{venueId}` on the Network management API.
+    /// `DELETE /venues/{venueId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenue::version`)
-    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml DeleteVenue).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (venue_service_api-0.2.8.yaml DeleteVenue (not named by the document; the delete of a resource the client creates)).
     pub fn delete_venue(&self, venue_id: &str) -> DeleteVenue<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -575,16 +581,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists venues by query.
     ///
-    /// `POST /venues/query` on the Network management API.
+    /// `POST /venues/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml venue).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenues::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml venue).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml venue (not named by the document; the list of a resource the client creates)).
     ///
     /// Notes:
@@ -598,15 +600,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the BSS coloring settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apBssColoringSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apBssColoringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApBssColoringSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApBssColoringSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -624,18 +622,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the BSS coloring settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apBssColoringSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apBssColoringSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApBssColoringSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApBssColoringSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApBssColoringSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -655,15 +648,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the cellular settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apCellularSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apCellularSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApCellularSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApCellularSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_cellular_settings(
         &self,
         venue_id: &str,
@@ -679,18 +668,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the cellular settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apCellularSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apCellularSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApCellularSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApCellularSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApCellularSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_cellular_settings(
         &self,
         venue_id: &str,
@@ -710,15 +694,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the client admission control settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apClientAdmissionControlSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apClientAdmissionControlSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApClientAdmissionControlSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApClientAdmissionControlSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -736,18 +716,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the client admission control settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apClientAdmissionControlSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apClientAdmissionControlSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApClientAdmissionControlSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApClientAdmissionControlSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApClientAdmissionControlSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -767,15 +742,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the directed multicast settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apDirectedMulticastSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apDirectedMulticastSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApDirectedMulticastSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApDirectedMulticastSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -793,18 +764,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the directed multicast settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apDirectedMulticastSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apDirectedMulticastSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApDirectedMulticastSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApDirectedMulticastSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApDirectedMulticastSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -824,15 +790,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the DoS protection settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apDosProtectionSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apDosProtectionSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApDosProtectionSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApDosProtectionSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_dos_protection_settings(
         &self,
         venue_id: &str,
@@ -850,18 +812,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the DoS protection settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apDosProtectionSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apDosProtectionSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApDosProtectionSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApDosProtectionSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApDosProtectionSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_dos_protection_settings(
         &self,
         venue_id: &str,
@@ -881,14 +838,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the IoT settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apIotSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apIotSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -907,15 +860,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the IoT settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apIotSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apIotSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -934,14 +883,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the IP mode settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apIpModeSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apIpModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -960,15 +905,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the IP mode settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apIpModeSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apIpModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -987,15 +928,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the load balancing settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apLoadBalancingSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apLoadBalancingSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApLoadBalancingSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApLoadBalancingSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_load_balancing_settings(
         &self,
         venue_id: &str,
@@ -1013,18 +950,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the load balancing settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apLoadBalancingSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apLoadBalancingSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApLoadBalancingSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApLoadBalancingSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApLoadBalancingSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_load_balancing_settings(
         &self,
         venue_id: &str,
@@ -1044,15 +976,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the management traffic VLAN settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apManagementTrafficVlanSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apManagementTrafficVlanSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApManagementTrafficVlanSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApManagementVlanSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -1070,18 +998,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the management traffic VLAN settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apManagementTrafficVlanSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apManagementTrafficVlanSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApManagementVlanSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApManagementTrafficVlanSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApManagementVlanSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -1101,15 +1024,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the mesh settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apMeshSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apMeshSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueApMeshSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApMeshSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -1125,18 +1044,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the mesh settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apMeshSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apMeshSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApMeshSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueApMeshSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApMeshSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -1154,15 +1068,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model antenna type settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apModelAntennaTypeSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apModelAntennaTypeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelAntennaTypeSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueAntennaType).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -1180,18 +1090,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model antenna type settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apModelAntennaTypeSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModelAntennaTypeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueAntennaType).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelAntennaTypeSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueAntennaType).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -1211,15 +1116,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model band mode settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apModelBandModeSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apModelBandModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelBandModeSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueBandMode).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -1237,18 +1138,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model band mode settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apModelBandModeSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModelBandModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueBandMode).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelBandModeSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueBandMode).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -1268,15 +1164,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model external antenna settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apModelExternalAntennaSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apModelExternalAntennaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelExternalAntennaSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelExternalAntennaSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -1294,18 +1186,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model external antenna settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apModelExternalAntennaSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModelExternalAntennaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelExternalAntennaSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelExternalAntennaSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelExternalAntennaSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -1325,14 +1212,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model LAN port settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apModelLanPortSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apModelLanPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1353,15 +1236,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model LAN port settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apModelLanPortSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModelLanPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -1382,15 +1261,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model LED settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apModelLedSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apModelLedSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelLedSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLedSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_model_led_settings(
         &self,
         venue_id: &str,
@@ -1406,18 +1281,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model LED settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apModelLedSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModelLedSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLedSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelLedSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLedSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_model_led_settings(
         &self,
         venue_id: &str,
@@ -1437,15 +1307,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model USB port settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apModelUsbPortSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apModelUsbPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelUsbPortSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelUsbPortSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_model_usb_port_settings(
         &self,
         venue_id: &str,
@@ -1463,18 +1329,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model USB port settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apModelUsbPortSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModelUsbPortSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelUsbPortSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelUsbPortSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelUsbPortSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_model_usb_port_settings(
         &self,
         venue_id: &str,
@@ -1494,15 +1355,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the multicast DNS fencing settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apMulticastDnsFencingSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apMulticastDnsFencingSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApMulticastDnsFencingSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApMulticastDnsFencingSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
@@ -1520,18 +1377,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the multicast DNS fencing settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apMulticastDnsFencingSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apMulticastDnsFencingSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApMulticastDnsFencingSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApMulticastDnsFencingSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApMulticastDnsFencingSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
@@ -1551,16 +1403,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the radio settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apRadioSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apRadioSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `defaultOnly` (`boolean`, builder method `default_only`)
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueApRadioSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApRadioSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
@@ -1579,18 +1427,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the radio settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apRadioSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apRadioSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApRadioSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueApRadioSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApRadioSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
@@ -1611,15 +1454,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the RADIUS options the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apRadiusOptions` on the Network management API.
+    /// `GET /venues/{venueId}/apRadiusOptions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApRadiusOptions::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApRadiusOptions).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_radius_options(
         &self,
         venue_id: &str,
@@ -1635,18 +1474,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the RADIUS options the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apRadiusOptions` on the Network management API.
+    /// `PUT /venues/{venueId}/apRadiusOptions` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApRadiusOptions).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApRadiusOptions::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApRadiusOptions).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_radius_options(
         &self,
         venue_id: &str,
@@ -1664,15 +1498,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the reboot timeout settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apRebootTimeoutSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apRebootTimeoutSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApRebootTimeoutSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApRebootTimeoutSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
@@ -1690,18 +1520,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the reboot timeout settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apRebootTimeoutSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apRebootTimeoutSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueRebootTimeoutSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApRebootTimeoutSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueRebootTimeoutSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
@@ -1721,15 +1546,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the smart monitor settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apSmartMonitorSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apSmartMonitorSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApSmartMonitorSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApSmartMonitorSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -1747,18 +1568,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the smart monitor settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apSmartMonitorSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apSmartMonitorSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueSmartMonitorSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApSmartMonitorSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueSmartMonitorSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -1778,15 +1594,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the TLS key enhancement settings the venue applies to its APs.
     ///
-    /// `GET /venues/{venueId}/apTlsKeyEnhancedSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apTlsKeyEnhancedSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApTlsKeyEnhancedSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApTlsKeyEnhancedModeSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_tls_key_enhanced_settings(
         &self,
         venue_id: &str,
@@ -1804,18 +1616,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the TLS key enhancement settings the venue applies to its APs.
     ///
-    /// `PUT /venues/{venueId}/apTlsKeyEnhancedSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apTlsKeyEnhancedSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApTlsKeyEnhancedModeSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApTlsKeyEnhancedSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApTlsKeyEnhancedModeSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_tls_key_enhanced_settings(
         &self,
         venue_id: &str,
@@ -1835,15 +1642,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the capabilities of the AP models usable in the venue.
     ///
-    /// `GET /venues/{venueId}/apModelCapabilities` on the Network management API.
+    /// `GET /venues/{venueId}/apModelCapabilities` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelCapabilities::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueAPModelCapabilities).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - Each AP model entry carries the fields described by ApModelCapability; the envelope of the answer is not shown.
@@ -1862,15 +1665,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the LAN port specific settings of one AP model in the venue.
     ///
-    /// `GET /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelLanPortSpecificSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLanPortSpecificSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLanPortSpecificSettings (the document names this per-AP-model path without methods)).
     pub fn get_venue_ap_model_lan_port_specific_settings(
         &self,
@@ -1890,18 +1690,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the LAN port specific settings of one AP model in the venue.
     ///
-    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLanPortSpecificSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelLanPortSpecificSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLanPortSpecificSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLanPortSpecificSettings (the document names this per-AP-model path without methods)).
     pub fn update_venue_ap_model_lan_port_specific_settings(
         &self,
@@ -1923,16 +1719,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the settings of one LAN port of an AP model in the venue.
     ///
-    /// `GET /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings` on the Network management API.
+    /// `GET /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
     /// - Path parameter `portId`: Identifier of the LAN port.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelPortSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLanPortOverwriteSettings).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLanPortOverwriteSettings (the document names this per-AP-model path without methods)).
     pub fn get_venue_ap_model_port_settings(
         &self,
@@ -1951,19 +1744,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the settings of one LAN port of an AP model in the venue.
     ///
-    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings` on the Network management API.
+    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
     /// - Path parameter `portId`: Identifier of the LAN port.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLanPortOverwriteSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelPortSettings::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLanPortOverwriteSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLanPortOverwriteSettings (the document names this per-AP-model path without methods)).
     pub fn update_venue_ap_model_port_settings(
         &self,
@@ -1986,19 +1775,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies an Ethernet port profile to one LAN port of an AP model in the venue.
     ///
-    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}` on the Network management API.
+    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddEthernetPortProfileToVenueApModelLanPort::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateEthernetPortProfileToVenueApModelLanPort).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn add_ethernet_port_profile_to_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -2019,19 +1804,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes an Ethernet port profile from one LAN port of an AP model in the venue.
     ///
-    /// `DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apModel`: AP model name.
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Path parameter `ethernetPortProfileId`: Identifier of the Ethernet port profile.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveEthernetPortProfileFromVenueApModelLanPort::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deactivateEthernetPortProfileToVenueApModelLanPort).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn remove_ethernet_port_profile_from_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -2052,16 +1833,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one AP group of the venue.
     ///
-    /// `GET /venues/{venueId}/apGroups/{apGroupId}` on the Network management API.
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApGroup::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApGroup).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_ap_group(
         &self,
         venue_id: &str,
@@ -2078,19 +1855,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces one AP group of the venue.
     ///
-    /// `PUT /venues/{venueId}/apGroups/{apGroupId}` on the Network management API.
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApGroup).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApGroup::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApGroup).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_ap_group(
         &self,
         venue_id: &str,
@@ -2109,17 +1881,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one AP group of the venue.
     ///
-    /// `DELETE /venues/{venueId}/apGroups/{apGroupId}` on the Network management API.
+    /// `DELETE /venues/{venueId}/apGroups/{apGroupId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueApGroup::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml deleteVenueApGroup).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn delete_venue_ap_group(
         &self,
         venue_id: &str,
@@ -2136,19 +1904,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds an AP to the AP group.
     ///
-    /// `POST /venues/{venueId}/apGroups/{apGroupId}/aps` on the Network management API.
+    /// `POST /venues/{venueId}/apGroups/{apGroupId}/aps` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (wifi_api-17.3.3.205.yaml addApWithApGroup).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueApGroupAp::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml addApWithApGroup).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_venue_ap_group_ap(
         &self,
         venue_id: &str,
@@ -2167,18 +1930,14 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Places an existing AP, by serial number, in the AP group.
     ///
-    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/aps/{serialNumber}` on the Network management API.
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/aps/{serialNumber}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
     /// - Path parameter `serialNumber`: Serial number of the AP.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddApToVenueApGroup::version`)
-    /// - Media types: Provenance: reference (wifi_api-17.3.3.205.yaml activateApOnApGroup).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn add_ap_to_venue_ap_group(
         &self,
         venue_id: &str,
@@ -2196,17 +1955,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists AP groups across venues by query.
     ///
-    /// `POST /venues/apGroups/query` on the Network management API.
+    /// `POST /venues/apGroups/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml queryApGroups).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueApGroups::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml queryApGroups).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The document lists this operation twice (AP groups and media); it is one operation.
@@ -2226,15 +1980,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model antenna type settings of the AP group.
     ///
-    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2256,16 +2006,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model antenna type settings of the AP group.
     ///
-    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2287,15 +2033,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model band mode settings of the AP group.
     ///
-    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2317,16 +2059,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model band mode settings of the AP group.
     ///
-    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2348,15 +2086,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the per-model external antenna settings of the AP group.
     ///
-    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2378,16 +2112,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the per-model external antenna settings of the AP group.
     ///
-    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2409,15 +2139,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the radio settings of the AP group.
     ///
-    /// `GET /venues/{venueId}/apGroups/{apGroupId}/radioSettings` on the Network management API.
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/radioSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
@@ -2440,16 +2166,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the radio settings of the AP group.
     ///
-    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/radioSettings` on the Network management API.
+    /// `PUT /venues/{venueId}/apGroups/{apGroupId}/radioSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Request body (json, optional, builder method `body`): raw JSON, shape not shown: The request body is not shown by the document.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Content-Type `application/json`, Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
@@ -2472,15 +2194,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the capabilities of the AP models in the AP group.
     ///
-    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelCapabilities` on the Network management API.
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/apModelCapabilities` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - Each AP model entry carries the fields described by ApModelCapability; the envelope of the answer is not shown.
@@ -2503,15 +2221,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the Wi-Fi channels available to the AP group.
     ///
-    /// `GET /venues/{venueId}/apGroups/{apGroupId}/wifiAvailableChannels` on the Network management API.
+    /// `GET /venues/{venueId}/apGroups/{apGroupId}/wifiAvailableChannels` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `apGroupId`: Identifier of the AP group.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -2533,14 +2247,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the switch settings of a venue template.
     ///
-    /// `GET /templates/venues/{venueId}/switchSettings` on the Network management API.
+    /// `GET /templates/venues/{venueId}/switchSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueTemplateSwitchSettings::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateSetting_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateSetting_1_1 (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths)).
     pub fn get_venue_template_switch_settings(
         &self,
@@ -2559,16 +2270,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the switch settings of a venue template.
     ///
-    /// `PUT /templates/venues/{venueId}/switchSettings` on the Network management API.
+    /// `PUT /templates/venues/{venueId}/switchSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateSetting_1_1).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateSwitchSettings::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateSetting_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateSetting_1_1 (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths)).
     pub fn update_venue_template_switch_settings(
         &self,
@@ -2589,14 +2296,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the switch AAA settings of a venue template.
     ///
-    /// `GET /templates/venues/{venueId}/aaaSettings` on the Network management API.
+    /// `GET /templates/venues/{venueId}/aaaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueTemplateAaaSettings::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaSettings_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaSettings_1_1 (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths)).
     pub fn get_venue_template_aaa_settings(
         &self,
@@ -2613,16 +2317,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the switch AAA settings of a venue template.
     ///
-    /// `PUT /templates/venues/{venueId}/aaaSettings` on the Network management API.
+    /// `PUT /templates/venues/{venueId}/aaaSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaSetting).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateAaaSettings::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaSetting).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaSetting (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths)).
     pub fn update_venue_template_aaa_settings(
         &self,
@@ -2643,17 +2343,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Adds a switch AAA server to a venue template.
     ///
-    /// `POST /templates/venues/{venueId}/aaaServers` on the Network management API.
+    /// `POST /templates/venues/{venueId}/aaaServers` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddVenueTemplateAaaServer_1_1).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Response 201: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Created.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 201: raw JSON (shape not shown) (Created.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateVenueTemplateAaaServer::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddVenueTemplateAaaServer_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AddVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn create_venue_template_aaa_server(
         &self,
@@ -2674,17 +2370,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the switch AAA servers of a venue template by query.
     ///
-    /// `POST /templates/venues/{venueId}/aaaServers/query` on the Network management API.
+    /// `POST /templates/venues/{venueId}/aaaServers/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml QueryVenueTemplateAaaServers).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueTemplateAaaServers::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml QueryVenueTemplateAaaServers).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryVenueTemplateAaaServers (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn query_venue_template_aaa_servers(
         &self,
@@ -2705,15 +2397,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one switch AAA server of a venue template.
     ///
-    /// `GET /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    /// `GET /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateAaaServer::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaServer).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaServer (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn get_venue_template_aaa_server(
         &self,
@@ -2731,17 +2420,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces one switch AAA server of a venue template.
     ///
-    /// `PUT /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    /// `PUT /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaServer_1_1).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateAaaServer::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaServer_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn update_venue_template_aaa_server(
         &self,
@@ -2763,15 +2448,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one switch AAA server of a venue template.
     ///
-    /// `DELETE /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the Network management API.
+    /// `DELETE /templates/venues/{venueId}/aaaServers/{aaaServerId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueTemplateAaaServer::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteVenueTemplateAaaServer).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteVenueTemplateAaaServer (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn delete_venue_template_aaa_server(
         &self,
@@ -2791,16 +2473,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies a switch profile template to a venue template.
     ///
-    /// `PUT /templates/venues/{venueId}/switchProfiles/{switchProfileId}` on the Network management API.
+    /// `PUT /templates/venues/{venueId}/switchProfiles/{switchProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddSwitchProfileToVenueTemplate::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AssociateProfileTemplate).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AssociateProfileTemplate (the document names the /templates/venues/{venueId}/switchProfiles family without methods or sub-paths)).
     pub fn add_switch_profile_to_venue_template(
         &self,
@@ -2820,16 +2499,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Removes a switch profile template from a venue template.
     ///
-    /// `DELETE /templates/venues/{venueId}/switchProfiles/{switchProfileId}` on the Network management API.
+    /// `DELETE /templates/venues/{venueId}/switchProfiles/{switchProfileId}` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSwitchProfileFromVenueTemplate::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DisassociateProfileTemplate).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DisassociateProfileTemplate (the document names the /templates/venues/{venueId}/switchProfiles family without methods or sub-paths)).
     pub fn remove_switch_profile_from_venue_template(
         &self,
@@ -2849,16 +2525,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists switch profile templates by query.
     ///
-    /// `POST /templates/switchProfiles/query` on the Network management API.
+    /// `POST /templates/switchProfiles/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml QueryProfileTemplates_1_1).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryTemplateSwitchProfiles::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml QueryProfileTemplates_1_1).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryProfileTemplates_1_1 (the document names the /templates/switchProfiles family without methods; the description lists it by this query, not by GET)).
     pub fn query_template_switch_profiles(
         &self,
@@ -2876,17 +2548,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a switch profile template.
     ///
-    /// `POST /templates/switchProfiles` on the Network management API.
+    /// `POST /templates/switchProfiles` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (switch_service_api-0.4.0.yaml AddProfileTemplate_1_1).
-    /// - Response 200: `application/json` `AsyncResult`
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: `AsyncResult`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateTemplateSwitchProfile::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml AddProfileTemplate_1_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AddProfileTemplate_1_1 (the document names the /templates/switchProfiles family without methods)).
     pub fn create_template_switch_profile(
         &self,
@@ -2904,14 +2572,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one switch profile template.
     ///
-    /// `GET /templates/switchProfiles/{switchProfileId}` on the Network management API.
+    /// `GET /templates/switchProfiles/{switchProfileId}` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetTemplateSwitchProfile::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml GetProfileTemplateById_1_1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileTemplateById_1_1 (the read of a resource the client creates)).
     pub fn get_template_switch_profile(
         &self,
@@ -2928,16 +2593,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one switch profile template.
     ///
-    /// `DELETE /templates/switchProfiles/{switchProfileId}` on the Network management API.
+    /// `DELETE /templates/switchProfiles/{switchProfileId}` on the `network` API.
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
-    /// - Response 200: `application/json` `AsyncResult`
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 200: `AsyncResult`
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteTemplateSwitchProfile::version`)
-    /// - Media types: Provenance: reference (switch_service_api-0.4.0.yaml DeleteProfileTemplateById_1_1).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteProfileTemplateById_1_1 (the delete of a resource the client creates)).
     pub fn delete_template_switch_profile(
         &self,
@@ -2954,18 +2616,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists what a template depends on, by query.
     ///
-    /// `POST /templates/{templateId}/dependencies/query` on the Network management API.
+    /// `POST /templates/{templateId}/dependencies/query` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (config_template_service_api-1.0.0.yaml queryDependency).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplateDependencies::version`)
-    /// - Media types: Provenance: reference (config_template_service_api-1.0.0.yaml queryDependency).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_template_dependencies(
         &self,
         template_id: &str,
@@ -2983,19 +2640,15 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the instances created from a template, by query.
     ///
-    /// `POST /templates/{templateId}/instances/query` on the Network management API.
+    /// `POST /templates/{templateId}/instances/query` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `pageSize` (`integer`, builder method `page_size`)
     /// - Request body (json, required): `TemplateInstanceQuery`
-    ///   Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplateInstances::version`)
-    /// - Media types: Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances).
     /// - Pagination: `page_params`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances (the document's "/instances/query" after /templates/{templateId}/dependencies/query, read as a sibling under the template)).
     pub fn query_template_instances(
         &self,
@@ -3014,18 +2667,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces the enforcement settings of a template.
     ///
-    /// `PUT /templates/{templateId}/enforcementSettings` on the Network management API.
+    /// `PUT /templates/{templateId}/enforcementSettings` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (config_template_service_api-1.0.0.yaml enforcementSettings).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplateEnforcementSettings::version`)
-    /// - Media types: Provenance: reference (config_template_service_api-1.0.0.yaml enforcementSettings).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_template_enforcement_settings(
         &self,
         template_id: &str,
@@ -3045,18 +2693,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Applies a template to a tenant.
     ///
-    /// `POST /templates/{templateId}/tenants/{tenantId}` on the Network management API.
+    /// `POST /templates/{templateId}/tenants/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (config_template_service_api-1.0.0.yaml applyTemplateV1).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ApplyTemplateToTenant::version`)
-    /// - Media types: Provenance: reference (config_template_service_api-1.0.0.yaml applyTemplateV1).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn apply_template_to_tenant(
         &self,
         template_id: &str,
@@ -3075,16 +2718,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads how a tenant's configuration differs from the template.
     ///
-    /// `GET /templates/{templateId}/tenants/{tenantId}/diffReports` on the Network management API.
+    /// `GET /templates/{templateId}/tenants/{tenantId}/diffReports` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTemplateTenantDiffReports::version`)
-    /// - Media types: Provenance: reference (config_template_service_api-1.0.0.yaml getDiffReport).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_template_tenant_diff_reports(
         &self,
         template_id: &str,
@@ -3103,17 +2742,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Synchronizes a tenant with the template, resolving the reported differences.
     ///
-    /// `PATCH /templates/{templateId}/tenants/{tenantId}/diffReports` on the Network management API.
+    /// `PATCH /templates/{templateId}/tenants/{tenantId}/diffReports` on the `network` API.
     ///
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchTemplateTenantDiffReports::version`)
-    /// - Media types: Provenance: reference (config_template_service_api-1.0.0.yaml sync).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn patch_template_tenant_diff_reports(
         &self,
         template_id: &str,
@@ -3132,17 +2767,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Creates a venue template.
     ///
-    /// `POST /templates/venues` on the Network management API.
+    /// `POST /templates/venues` on the `network` API.
     ///
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (venue_service_api-0.2.8.yaml createVenueTemplate).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueTemplate::version`)
-    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml createVenueTemplate).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_venue_template(
         &self,
         body: &serde_json::Value,
@@ -3159,16 +2789,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists venue templates by query.
     ///
-    /// `POST /templates/venues/query` on the Network management API.
+    /// `POST /templates/venues/query` on the `network` API.
     ///
     /// - Request body (json, required): `QueryRequest`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml getVenueTemplates).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueTemplates::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getVenueTemplates).
     /// - Pagination: `query_body`, items in `data`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getVenueTemplates (not named by the document; the list of a resource the client creates)).
     ///
     /// Notes:
@@ -3189,15 +2815,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads one venue template.
     ///
-    /// `GET /templates/venues/{venueTemplateId}` on the Network management API.
+    /// `GET /templates/venues/{venueTemplateId}` on the `network` API.
     ///
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplate::version`)
-    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml getVenueTemplate).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_venue_template(&self, venue_template_id: &str) -> GetVenueTemplate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3210,18 +2832,13 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Replaces one venue template.
     ///
-    /// `PUT /templates/venues/{venueTemplateId}` on the Network management API.
+    /// `PUT /templates/venues/{venueTemplateId}` on the `network` API.
     ///
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (venue_service_api-0.2.8.yaml updateVenueTemplate).
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplate::version`)
-    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml updateVenueTemplate).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_venue_template(
         &self,
         venue_template_id: &str,
@@ -3239,16 +2856,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Deletes one venue template.
     ///
-    /// `DELETE /templates/venues/{venueTemplateId}` on the Network management API.
+    /// `DELETE /templates/venues/{venueTemplateId}` on the `network` API.
     ///
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
-    /// - Response 202: `application/json` `AsyncResult` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueTemplate::version`)
-    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml deleteVenueTemplate).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn delete_venue_template(
         &self,
         venue_template_id: &str,
@@ -3264,17 +2877,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Requests signed URLs for uploading files (such as images) to the venue.
     ///
-    /// `POST /venues/{venueId}/signurls/uploadurls` on the Network management API.
+    /// `POST /venues/{venueId}/signurls/uploadurls` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (venue_service_api-0.2.8.yaml GetFloorPlanImageUploadUrl).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueUploadUrl::version`)
-    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml GetFloorPlanImageUploadUrl).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
@@ -3295,16 +2903,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads a signed URL for downloading an uploaded file of the venue.
     ///
-    /// `GET /venues/{venueId}/signurls/{fileId}/urls` on the Network management API.
+    /// `GET /venues/{venueId}/signurls/{fileId}/urls` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `fileId`: Identifier of the uploaded file.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueFileUrl::version`)
-    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml GetFloorPlanImageDownloadUrl).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
@@ -3324,17 +2928,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the floor plans of a venue by query.
     ///
-    /// `POST /venues/{venueId}/floorplans/query` on the Network management API.
+    /// `POST /venues/{venueId}/floorplans/query` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): `FloorPlanQuery`
-    ///   Provenance: reference (venue_service_api-0.2.8.yaml QueryVenueFloorPlans).
-    /// - Response 200: `application/json` `FloorPlanPage`
+    /// - Response 200: `FloorPlanPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueFloorplans::version`)
-    /// - Media types: Provenance: reference (venue_service_api-0.2.8.yaml QueryVenueFloorPlans).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
@@ -3351,16 +2950,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads QoS statistics by query.
     ///
-    /// `POST /qosStatistics/query` on the Network management API.
+    /// `POST /qosStatistics/query` on the `network` API.
     ///
     /// - Request body (json, required): `array<array<QosMatchField>>`
-    ///   Provenance: reference (viewmodel_service_api-1.0.42.yaml viewQosStatistics).
-    /// - Response 200: `application/json` `QueryResult`
+    /// - Response 200: `QueryResult`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryQosStatistics::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml viewQosStatistics).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     ///
     /// Notes:
     /// - The body is a list of condition lists (each a list of field and value pairs), not a query object with page fields, so the client does not page this operation.
@@ -3380,14 +2974,10 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the AP models of the venue (path /apModels).
     ///
-    /// `GET /venues/{venueId}/apModels` on the Network management API.
+    /// `GET /venues/{venueId}/apModels` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
@@ -3403,15 +2993,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Lists the models of the APs in the venue (path /aps/models).
     ///
-    /// `GET /venues/{venueId}/aps/models` on the Network management API.
+    /// `GET /venues/{venueId}/aps/models` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueApsModels::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getVenueAPModels).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_venue_aps_models(&self, venue_id: &str) -> ListVenueApsModels<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3424,15 +3010,11 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the mesh topologies of the venue.
     ///
-    /// `GET /venues/{venueId}/meshTopologies` on the Network management API.
+    /// `GET /venues/{venueId}/meshTopologies` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueMeshTopologies::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getMeshTopology).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_venue_mesh_topologies(
         &self,
         venue_id: &str,
@@ -3448,16 +3030,12 @@ impl<'a> super::NetworkClient<'a> {
     ///
     /// Reads the network topologies of the venue.
     ///
-    /// `GET /venues/{venueId}/topologies` on the Network management API.
+    /// `GET /venues/{venueId}/topologies` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `meshOnly` (`boolean`, argument `mesh_only`)
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueTopologies::version`)
-    /// - Media types: Provenance: reference (viewmodel_service_api-1.0.42.yaml getTopology).
-    /// - Errors: `configuration` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_venue_topologies(
         &self,
         venue_id: &str,
@@ -3501,7 +3079,7 @@ pub enum CreateVenueVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue` (Create venue).
+/// Request builder for `WirelessVenuesClient::create_venue` (Create venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3565,7 +3143,7 @@ pub enum GetVenueVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue` (Get venue).
+/// Request builder for `WirelessVenuesClient::get_venue` (Get venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3617,7 +3195,7 @@ pub enum UpdateVenueVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue` (Update venue).
+/// Request builder for `WirelessVenuesClient::update_venue` (Update venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3681,7 +3259,7 @@ pub enum DeleteVenueVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue` (Delete venue).
+/// Request builder for `WirelessVenuesClient::delete_venue` (Delete venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3745,7 +3323,7 @@ pub enum QueryVenuesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venues` (Query venues).
+/// Request builder for `WirelessVenuesClient::query_venues` (Query venues).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3810,7 +3388,7 @@ pub enum GetVenueApBssColoringSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_bss_coloring_settings` (Get venue AP BSS coloring settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_bss_coloring_settings` (Get venue AP BSS coloring settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3862,7 +3440,7 @@ pub enum UpdateVenueApBssColoringSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_bss_coloring_settings` (Update venue AP BSS coloring settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_bss_coloring_settings` (Update venue AP BSS coloring settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3926,7 +3504,7 @@ pub enum GetVenueApCellularSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_cellular_settings` (Get venue AP cellular settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_cellular_settings` (Get venue AP cellular settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -3978,7 +3556,7 @@ pub enum UpdateVenueApCellularSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_cellular_settings` (Update venue AP cellular settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_cellular_settings` (Update venue AP cellular settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4042,7 +3620,7 @@ pub enum GetVenueApClientAdmissionControlSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_client_admission_control_settings` (Get venue AP client admission control settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_client_admission_control_settings` (Get venue AP client admission control settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4097,7 +3675,7 @@ pub enum UpdateVenueApClientAdmissionControlSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_client_admission_control_settings` (Update venue AP client admission control settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_client_admission_control_settings` (Update venue AP client admission control settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4164,7 +3742,7 @@ pub enum GetVenueApDirectedMulticastSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_directed_multicast_settings` (Get venue AP directed multicast settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_directed_multicast_settings` (Get venue AP directed multicast settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4219,7 +3797,7 @@ pub enum UpdateVenueApDirectedMulticastSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_directed_multicast_settings` (Update venue AP directed multicast settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_directed_multicast_settings` (Update venue AP directed multicast settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4286,7 +3864,7 @@ pub enum GetVenueApDosProtectionSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_dos_protection_settings` (Get venue AP DoS protection settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_dos_protection_settings` (Get venue AP DoS protection settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4338,7 +3916,7 @@ pub enum UpdateVenueApDosProtectionSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_dos_protection_settings` (Update venue AP DoS protection settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_dos_protection_settings` (Update venue AP DoS protection settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4389,7 +3967,7 @@ static GET_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_venue_ap_iot_settings` (Get venue AP IoT settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_iot_settings` (Get venue AP IoT settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4420,7 +3998,7 @@ static UPDATE_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::update_venue_ap_iot_settings` (Update venue AP IoT settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_iot_settings` (Update venue AP IoT settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4456,7 +4034,7 @@ static GET_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_venue_ap_ip_mode_settings` (Get venue AP IP mode settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_ip_mode_settings` (Get venue AP IP mode settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4487,7 +4065,7 @@ static UPDATE_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::update_venue_ap_ip_mode_settings` (Update venue AP IP mode settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_ip_mode_settings` (Update venue AP IP mode settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4539,7 +4117,7 @@ pub enum GetVenueApLoadBalancingSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_load_balancing_settings` (Get venue AP load balancing settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_load_balancing_settings` (Get venue AP load balancing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4591,7 +4169,7 @@ pub enum UpdateVenueApLoadBalancingSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_load_balancing_settings` (Update venue AP load balancing settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_load_balancing_settings` (Update venue AP load balancing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4658,7 +4236,7 @@ pub enum GetVenueApManagementTrafficVlanSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_management_traffic_vlan_settings` (Get venue AP management traffic VLAN settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_management_traffic_vlan_settings` (Get venue AP management traffic VLAN settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4713,7 +4291,7 @@ pub enum UpdateVenueApManagementTrafficVlanSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_management_traffic_vlan_settings` (Update venue AP management traffic VLAN settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_management_traffic_vlan_settings` (Update venue AP management traffic VLAN settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4786,7 +4364,7 @@ pub enum GetVenueApMeshSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_mesh_settings` (Get venue AP mesh settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_mesh_settings` (Get venue AP mesh settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4844,7 +4422,7 @@ pub enum UpdateVenueApMeshSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_mesh_settings` (Update venue AP mesh settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_mesh_settings` (Update venue AP mesh settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4908,7 +4486,7 @@ pub enum GetVenueApModelAntennaTypeSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_model_antenna_type_settings` (Get venue AP per-model antenna type settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_model_antenna_type_settings` (Get venue AP per-model antenna type settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -4963,7 +4541,7 @@ pub enum UpdateVenueApModelAntennaTypeSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_model_antenna_type_settings` (Update venue AP per-model antenna type settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_model_antenna_type_settings` (Update venue AP per-model antenna type settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5030,7 +4608,7 @@ pub enum GetVenueApModelBandModeSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_model_band_mode_settings` (Get venue AP per-model band mode settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_model_band_mode_settings` (Get venue AP per-model band mode settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5082,7 +4660,7 @@ pub enum UpdateVenueApModelBandModeSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_model_band_mode_settings` (Update venue AP per-model band mode settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_model_band_mode_settings` (Update venue AP per-model band mode settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5149,7 +4727,7 @@ pub enum GetVenueApModelExternalAntennaSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_model_external_antenna_settings` (Get venue AP per-model external antenna settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_model_external_antenna_settings` (Get venue AP per-model external antenna settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5204,7 +4782,7 @@ pub enum UpdateVenueApModelExternalAntennaSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_model_external_antenna_settings` (Update venue AP per-model external antenna settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_model_external_antenna_settings` (Update venue AP per-model external antenna settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5255,7 +4833,7 @@ static GET_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruc
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_venue_ap_model_lan_port_settings` (Get venue AP per-model LAN port settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_model_lan_port_settings` (Get venue AP per-model LAN port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5286,7 +4864,7 @@ static UPDATE_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = 
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::update_venue_ap_model_lan_port_settings` (Update venue AP per-model LAN port settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_model_lan_port_settings` (Update venue AP per-model LAN port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5338,7 +4916,7 @@ pub enum GetVenueApModelLedSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_model_led_settings` (Get venue AP per-model LED settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_model_led_settings` (Get venue AP per-model LED settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5390,7 +4968,7 @@ pub enum UpdateVenueApModelLedSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_model_led_settings` (Update venue AP per-model LED settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_model_led_settings` (Update venue AP per-model LED settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5454,7 +5032,7 @@ pub enum GetVenueApModelUsbPortSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_model_usb_port_settings` (Get venue AP per-model USB port settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_model_usb_port_settings` (Get venue AP per-model USB port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5506,7 +5084,7 @@ pub enum UpdateVenueApModelUsbPortSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_model_usb_port_settings` (Update venue AP per-model USB port settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_model_usb_port_settings` (Update venue AP per-model USB port settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5570,7 +5148,7 @@ pub enum GetVenueApMulticastDnsFencingSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_multicast_dns_fencing_settings` (Get venue AP multicast DNS fencing settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_multicast_dns_fencing_settings` (Get venue AP multicast DNS fencing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5625,7 +5203,7 @@ pub enum UpdateVenueApMulticastDnsFencingSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_multicast_dns_fencing_settings` (Update venue AP multicast DNS fencing settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_multicast_dns_fencing_settings` (Update venue AP multicast DNS fencing settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5698,7 +5276,7 @@ pub enum GetVenueApRadioSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_radio_settings` (Get venue AP radio settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_radio_settings` (Get venue AP radio settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5764,7 +5342,7 @@ pub enum UpdateVenueApRadioSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_radio_settings` (Update venue AP radio settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_radio_settings` (Update venue AP radio settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5828,7 +5406,7 @@ pub enum GetVenueApRadiusOptionsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_radius_options` (Get venue AP RADIUS options).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_radius_options` (Get venue AP RADIUS options).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5880,7 +5458,7 @@ pub enum UpdateVenueApRadiusOptionsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_radius_options` (Update venue AP RADIUS options).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_radius_options` (Update venue AP RADIUS options).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5944,7 +5522,7 @@ pub enum GetVenueApRebootTimeoutSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_reboot_timeout_settings` (Get venue AP reboot timeout settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_reboot_timeout_settings` (Get venue AP reboot timeout settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -5996,7 +5574,7 @@ pub enum UpdateVenueApRebootTimeoutSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_reboot_timeout_settings` (Update venue AP reboot timeout settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_reboot_timeout_settings` (Update venue AP reboot timeout settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6063,7 +5641,7 @@ pub enum GetVenueApSmartMonitorSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_smart_monitor_settings` (Get venue AP smart monitor settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_smart_monitor_settings` (Get venue AP smart monitor settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6115,7 +5693,7 @@ pub enum UpdateVenueApSmartMonitorSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_smart_monitor_settings` (Update venue AP smart monitor settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_smart_monitor_settings` (Update venue AP smart monitor settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6179,7 +5757,7 @@ pub enum GetVenueApTlsKeyEnhancedSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_tls_key_enhanced_settings` (Get venue AP TLS key enhancement settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_tls_key_enhanced_settings` (Get venue AP TLS key enhancement settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6231,7 +5809,7 @@ pub enum UpdateVenueApTlsKeyEnhancedSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_tls_key_enhanced_settings` (Update venue AP TLS key enhancement settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_tls_key_enhanced_settings` (Update venue AP TLS key enhancement settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6298,7 +5876,7 @@ pub enum GetVenueApModelCapabilitiesVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_model_capabilities` (Get venue AP model capabilities).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_model_capabilities` (Get venue AP model capabilities).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6350,7 +5928,7 @@ pub enum GetVenueApModelLanPortSpecificSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_model_lan_port_specific_settings` (Get venue AP model LAN port specific settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_model_lan_port_specific_settings` (Get venue AP model LAN port specific settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6405,7 +5983,7 @@ pub enum UpdateVenueApModelLanPortSpecificSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_model_lan_port_specific_settings` (Update venue AP model LAN port specific settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_model_lan_port_specific_settings` (Update venue AP model LAN port specific settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6472,7 +6050,7 @@ pub enum GetVenueApModelPortSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_model_port_settings` (Get venue AP model LAN port settings (one port)).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_model_port_settings` (Get venue AP model LAN port settings (one port)).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6524,7 +6102,7 @@ pub enum UpdateVenueApModelPortSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_model_port_settings` (Update venue AP model LAN port settings (one port)).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_model_port_settings` (Update venue AP model LAN port settings (one port)).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6588,7 +6166,7 @@ pub enum AddEthernetPortProfileToVenueApModelLanPortVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_ethernet_port_profile_to_venue_ap_model_lan_port` (Add Ethernet port profile to venue AP model LAN port).
+/// Request builder for `WirelessVenuesClient::add_ethernet_port_profile_to_venue_ap_model_lan_port` (Add Ethernet port profile to venue AP model LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6655,7 +6233,7 @@ pub enum RemoveEthernetPortProfileFromVenueApModelLanPortVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_ethernet_port_profile_from_venue_ap_model_lan_port` (Remove Ethernet port profile from venue AP model LAN port).
+/// Request builder for `WirelessVenuesClient::remove_ethernet_port_profile_from_venue_ap_model_lan_port` (Remove Ethernet port profile from venue AP model LAN port).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6722,7 +6300,7 @@ pub enum GetVenueApGroupVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_ap_group` (Get AP group).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_group` (Get AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6774,7 +6352,7 @@ pub enum UpdateVenueApGroupVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_ap_group` (Update AP group).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_group` (Update AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6838,7 +6416,7 @@ pub enum DeleteVenueApGroupVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_ap_group` (Delete AP group).
+/// Request builder for `WirelessVenuesClient::delete_venue_ap_group` (Delete AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6902,7 +6480,7 @@ pub enum CreateVenueApGroupApVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_ap_group_ap` (Add AP to AP group).
+/// Request builder for `WirelessVenuesClient::create_venue_ap_group_ap` (Add AP to AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -6966,7 +6544,7 @@ pub enum AddApToVenueApGroupVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_ap_to_venue_ap_group` (Move AP into AP group).
+/// Request builder for `WirelessVenuesClient::add_ap_to_venue_ap_group` (Move AP into AP group).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7030,7 +6608,7 @@ pub enum QueryVenueApGroupsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_ap_groups` (Query AP groups).
+/// Request builder for `WirelessVenuesClient::query_venue_ap_groups` (Query AP groups).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7079,7 +6657,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Op
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_venue_ap_group_ap_model_antenna_type_settings` (Get AP group per-model antenna type settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_group_ap_model_antenna_type_settings` (Get AP group per-model antenna type settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7110,7 +6688,7 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::update_venue_ap_group_ap_model_antenna_type_settings` (Update AP group per-model antenna type settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_group_ap_model_antenna_type_settings` (Update AP group per-model antenna type settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7146,7 +6724,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Opera
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_venue_ap_group_ap_model_band_mode_settings` (Get AP group per-model band mode settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_group_ap_model_band_mode_settings` (Get AP group per-model band mode settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7177,7 +6755,7 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Op
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::update_venue_ap_group_ap_model_band_mode_settings` (Update AP group per-model band mode settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_group_ap_model_band_mode_settings` (Update AP group per-model band mode settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7213,7 +6791,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_venue_ap_group_ap_model_external_antenna_settings` (Get AP group per-model external antenna settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_group_ap_model_external_antenna_settings` (Get AP group per-model external antenna settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7244,7 +6822,7 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::update_venue_ap_group_ap_model_external_antenna_settings` (Update AP group per-model external antenna settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_group_ap_model_external_antenna_settings` (Update AP group per-model external antenna settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7280,7 +6858,7 @@ static GET_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_venue_ap_group_radio_settings` (Get AP group radio settings).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_group_radio_settings` (Get AP group radio settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7311,7 +6889,7 @@ static UPDATE_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruc
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::update_venue_ap_group_radio_settings` (Update AP group radio settings).
+/// Request builder for `WirelessVenuesClient::update_venue_ap_group_radio_settings` (Update AP group radio settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7347,7 +6925,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation =
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_venue_ap_group_ap_model_capabilities` (Get AP group AP model capabilities).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_group_ap_model_capabilities` (Get AP group AP model capabilities).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7378,7 +6956,7 @@ static GET_VENUE_AP_GROUP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::Operation
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::get_venue_ap_group_wifi_available_channels` (Get AP group available Wi-Fi channels).
+/// Request builder for `WirelessVenuesClient::get_venue_ap_group_wifi_available_channels` (Get AP group available Wi-Fi channels).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7431,7 +7009,7 @@ pub enum GetVenueTemplateSwitchSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_template_switch_settings` (Get venue template switch settings).
+/// Request builder for `WirelessVenuesClient::get_venue_template_switch_settings` (Get venue template switch settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7489,7 +7067,7 @@ pub enum UpdateVenueTemplateSwitchSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_template_switch_settings` (Update venue template switch settings).
+/// Request builder for `WirelessVenuesClient::update_venue_template_switch_settings` (Update venue template switch settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7547,7 +7125,7 @@ pub enum GetVenueTemplateAaaSettingsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_template_aaa_settings` (Get venue template AAA settings).
+/// Request builder for `WirelessVenuesClient::get_venue_template_aaa_settings` (Get venue template AAA settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7599,7 +7177,7 @@ pub enum UpdateVenueTemplateAaaSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_template_aaa_settings` (Update venue template AAA settings).
+/// Request builder for `WirelessVenuesClient::update_venue_template_aaa_settings` (Update venue template AAA settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7657,7 +7235,7 @@ pub enum CreateVenueTemplateAaaServerVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_template_aaa_server` (Create venue template AAA server).
+/// Request builder for `WirelessVenuesClient::create_venue_template_aaa_server` (Create venue template AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7709,7 +7287,7 @@ pub enum QueryVenueTemplateAaaServersVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_template_aaa_servers` (Query venue template AAA servers).
+/// Request builder for `WirelessVenuesClient::query_venue_template_aaa_servers` (Query venue template AAA servers).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7774,7 +7352,7 @@ pub enum GetVenueTemplateAaaServerVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_template_aaa_server` (Get venue template AAA server).
+/// Request builder for `WirelessVenuesClient::get_venue_template_aaa_server` (Get venue template AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7832,7 +7410,7 @@ pub enum UpdateVenueTemplateAaaServerVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_template_aaa_server` (Update venue template AAA server).
+/// Request builder for `WirelessVenuesClient::update_venue_template_aaa_server` (Update venue template AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7884,7 +7462,7 @@ pub enum DeleteVenueTemplateAaaServerVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_template_aaa_server` (Delete venue template AAA server).
+/// Request builder for `WirelessVenuesClient::delete_venue_template_aaa_server` (Delete venue template AAA server).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -7936,7 +7514,7 @@ pub enum AddSwitchProfileToVenueTemplateVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::add_switch_profile_to_venue_template` (Add switch profile to venue template).
+/// Request builder for `WirelessVenuesClient::add_switch_profile_to_venue_template` (Add switch profile to venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8000,7 +7578,7 @@ pub enum RemoveSwitchProfileFromVenueTemplateVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::remove_switch_profile_from_venue_template` (Remove switch profile from venue template).
+/// Request builder for `WirelessVenuesClient::remove_switch_profile_from_venue_template` (Remove switch profile from venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8073,7 +7651,7 @@ pub enum QueryTemplateSwitchProfilesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_template_switch_profiles` (Query switch profile templates).
+/// Request builder for `WirelessVenuesClient::query_template_switch_profiles` (Query switch profile templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8144,7 +7722,7 @@ pub enum CreateTemplateSwitchProfileVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_template_switch_profile` (Create switch profile template).
+/// Request builder for `WirelessVenuesClient::create_template_switch_profile` (Create switch profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8214,7 +7792,7 @@ pub enum GetTemplateSwitchProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_template_switch_profile` (Get switch profile template).
+/// Request builder for `WirelessVenuesClient::get_template_switch_profile` (Get switch profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8272,7 +7850,7 @@ pub enum DeleteTemplateSwitchProfileVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_template_switch_profile` (Delete switch profile template).
+/// Request builder for `WirelessVenuesClient::delete_template_switch_profile` (Delete switch profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8336,7 +7914,7 @@ pub enum QueryTemplateDependenciesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_template_dependencies` (Query template dependencies).
+/// Request builder for `WirelessVenuesClient::query_template_dependencies` (Query template dependencies).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8401,7 +7979,7 @@ pub enum QueryTemplateInstancesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_template_instances` (Query template instances).
+/// Request builder for `WirelessVenuesClient::query_template_instances` (Query template instances).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8482,7 +8060,7 @@ pub enum UpdateTemplateEnforcementSettingsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_template_enforcement_settings` (Update template enforcement settings).
+/// Request builder for `WirelessVenuesClient::update_template_enforcement_settings` (Update template enforcement settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8546,7 +8124,7 @@ pub enum ApplyTemplateToTenantVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::apply_template_to_tenant` (Apply template to tenant).
+/// Request builder for `WirelessVenuesClient::apply_template_to_tenant` (Apply template to tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8598,7 +8176,7 @@ pub enum GetTemplateTenantDiffReportsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_template_tenant_diff_reports` (Get template difference report).
+/// Request builder for `WirelessVenuesClient::get_template_tenant_diff_reports` (Get template difference report).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8650,7 +8228,7 @@ pub enum PatchTemplateTenantDiffReportsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::patch_template_tenant_diff_reports` (Sync template differences).
+/// Request builder for `WirelessVenuesClient::patch_template_tenant_diff_reports` (Sync template differences).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8714,7 +8292,7 @@ pub enum CreateVenueTemplateVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_template` (Create venue template).
+/// Request builder for `WirelessVenuesClient::create_venue_template` (Create venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8778,7 +8356,7 @@ pub enum QueryVenueTemplatesVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_templates` (Query venue templates).
+/// Request builder for `WirelessVenuesClient::query_venue_templates` (Query venue templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8843,7 +8421,7 @@ pub enum GetVenueTemplateVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_template` (Get venue template).
+/// Request builder for `WirelessVenuesClient::get_venue_template` (Get venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8895,7 +8473,7 @@ pub enum UpdateVenueTemplateVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::update_venue_template` (Update venue template).
+/// Request builder for `WirelessVenuesClient::update_venue_template` (Update venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -8959,7 +8537,7 @@ pub enum DeleteVenueTemplateVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::delete_venue_template` (Delete venue template).
+/// Request builder for `WirelessVenuesClient::delete_venue_template` (Delete venue template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9023,7 +8601,7 @@ pub enum CreateVenueUploadUrlVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::create_venue_upload_url` (Create venue upload URL).
+/// Request builder for `WirelessVenuesClient::create_venue_upload_url` (Create venue upload URL).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9075,7 +8653,7 @@ pub enum GetVenueFileUrlVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::get_venue_file_url` (Get venue file URL).
+/// Request builder for `WirelessVenuesClient::get_venue_file_url` (Get venue file URL).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9127,7 +8705,7 @@ pub enum QueryVenueFloorplansVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_venue_floorplans` (Query venue floor plans).
+/// Request builder for `WirelessVenuesClient::query_venue_floorplans` (Query venue floor plans).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9184,7 +8762,7 @@ pub enum QueryQosStatisticsVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::query_qos_statistics` (Query QoS statistics).
+/// Request builder for `WirelessVenuesClient::query_qos_statistics` (Query QoS statistics).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9222,7 +8800,7 @@ static LIST_VENUE_AP_MODELS: ruckus_one_runtime::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `NetworkClient::list_venue_ap_models` (List venue AP models).
+/// Request builder for `WirelessVenuesClient::list_venue_ap_models` (List venue AP models).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9269,7 +8847,7 @@ pub enum ListVenueApsModelsVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_venue_aps_models` (List models of venue APs).
+/// Request builder for `WirelessVenuesClient::list_venue_aps_models` (List models of venue APs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9321,7 +8899,7 @@ pub enum ListVenueMeshTopologiesVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_venue_mesh_topologies` (List venue mesh topologies).
+/// Request builder for `WirelessVenuesClient::list_venue_mesh_topologies` (List venue mesh topologies).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -9373,7 +8951,7 @@ pub enum ListVenueTopologiesVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `NetworkClient::list_venue_topologies` (List venue topologies).
+/// Request builder for `WirelessVenuesClient::list_venue_topologies` (List venue topologies).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

@@ -9,8 +9,10 @@
 //! Areas:
 //! - Resident portal: [`portal`], 16 operations
 #[cfg(feature = "resident-portal-portal")]
+#[cfg_attr(docsrs, doc(cfg(feature = "resident-portal-portal")))]
 pub mod portal;
 #[cfg(feature = "resident-portal-portal")]
+#[cfg_attr(docsrs, doc(cfg(feature = "resident-portal-portal")))]
 pub use self::portal::*;
 /// Hosts and path prefix of the Resident portal API.
 ///
@@ -55,5 +57,11 @@ impl<'a> ResidentPortalClient<'a> {
         path: &str,
     ) -> ruckus_one_runtime::RawRequest<'a> {
         ruckus_one_runtime::RawRequest::new(self.client, &API, method, path)
+    }
+    #[cfg(feature = "resident-portal-portal")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "resident-portal-portal")))]
+    /// Operations of the Resident portal area ([`portal::PortalClient`]).
+    pub fn portal(&self) -> portal::PortalClient<'a> {
+        portal::PortalClient::new(self.client)
     }
 }

@@ -186,21 +186,37 @@ impl UnitUserPage {
         }
     }
 }
-impl<'a> super::ResidentPortalClient<'a> {
+/// Resident portal: the 16 operations of this area of the Resident portal API.
+///
+/// Reached with `client.resident_portal().portal()`; each method returns a request builder, and nothing
+/// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.resident_portal().portal().get_property_styles("propertyId-value").send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct PortalClient<'a> {
+    client: &'a ruckus_one_runtime::Client,
+}
+impl<'a> PortalClient<'a> {
+    /// Borrows a runtime client.
+    pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
+        Self { client }
+    }
     /// Log in resident.
     ///
     /// Authenticates a resident and authorizes access to the unit.
     ///
-    /// `POST /residents/properties/{propertyId}/units/logins` on the Resident portal API.
+    /// `POST /residents/properties/{propertyId}/units/logins` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (resident_portal_api-0.0.1.yaml residentLogin).
-    /// - Response 200: `application/hal+json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: `application/hal+json` raw JSON (shape not shown)
     /// - Media types: Content-Type `application/json`, Accept `application/hal+json`
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn create_unit_login(
         &self,
         property_id: &str,
@@ -218,14 +234,11 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Reads the styles of the portal pages.
     ///
-    /// `GET /residents/properties/{propertyId}/styles` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/styles` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Response 200: `text/css` text
     /// - Media types: Accept `text/css`
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_property_styles(&self, property_id: &str) -> GetPropertyStyles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -238,14 +251,11 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Downloads the portal icon (favicon).
     ///
-    /// `GET /residents/properties/{propertyId}/files/favicons` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/files/favicons` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Response 200: `image/png` bytes
     /// - Media types: Accept `image/png`
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_property_favicon(&self, property_id: &str) -> GetPropertyFavicon<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -258,14 +268,10 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Reads the access details of the portal.
     ///
-    /// `GET /residents/properties/{propertyId}/access` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/access` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Media types: Accept `application/json`
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Response 200: raw JSON (shape not shown)
     pub fn get_property_access(&self, property_id: &str) -> GetPropertyAccess<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -278,14 +284,11 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Reads the details of the property.
     ///
-    /// `GET /residents/properties/{propertyId}` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `application/hal+json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `application/hal+json` raw JSON (shape not shown)
     /// - Media types: Accept `application/hal+json`
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_property(&self, property_id: &str) -> GetProperty<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -298,14 +301,11 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Reads the user interface configuration of the portal.
     ///
-    /// `GET /residents/properties/{propertyId}/uiConfigurations` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/uiConfigurations` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `application/hal+json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `application/hal+json` raw JSON (shape not shown)
     /// - Media types: Accept `application/hal+json`
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_property_ui_configurations(
         &self,
         property_id: &str,
@@ -321,15 +321,12 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Downloads a portal file of the given type.
     ///
-    /// `GET /residents/properties/{propertyId}/files/{type}` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/files/{type}` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `type`: Type of the portal file to download.
     /// - Response 200: `image/png` bytes
     /// - Media types: Accept `image/png`
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_property_file(
         &self,
         property_id: &str,
@@ -346,14 +343,11 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Reads the details of the authenticated unit.
     ///
-    /// `GET /residents/properties/{propertyId}/units` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/units` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Response 200: `application/hal+json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `application/hal+json` raw JSON (shape not shown)
     /// - Media types: Accept `application/hal+json`
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_unit(&self, property_id: &str) -> GetUnit<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -366,18 +360,14 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Updates selected settings of the unit, such as its passphrase and contact details.
     ///
-    /// `PUT /residents/properties/{propertyId}/units` on the Resident portal API.
+    /// `PUT /residents/properties/{propertyId}/units` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (resident_portal_api-0.0.1.yaml residentEditUnit).
-    /// - Response 200: `application/hal+json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Response 202: `application/hal+json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: `application/hal+json` raw JSON (shape not shown)
+    /// - Response 202: `application/hal+json` raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/json`, Accept `application/hal+json`
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): the answer's `requestId` identifies the work.
     ///
     /// Notes:
     /// - Selective update; only the settings given are changed.
@@ -398,15 +388,12 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Lists all unit and guest devices of the unit.
     ///
-    /// `GET /residents/properties/{propertyId}/units/devices` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/units/devices` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Query parameter `type` (`string`, argument `type_`)
-    /// - Response 200: `application/hal+json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: `application/hal+json` raw JSON (shape not shown)
     /// - Media types: Accept `application/hal+json`
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_unit_devices(
         &self,
         property_id: &str,
@@ -424,15 +411,11 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Removes a device from the unit.
     ///
-    /// `DELETE /residents/properties/{propertyId}/units/devices/{deviceId}` on the Resident portal API.
+    /// `DELETE /residents/properties/{propertyId}/units/devices/{deviceId}` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `deviceId`: The device, identified by its MAC address.
     /// - Response 200: no body
-    /// - Media types: Accept `application/json`
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_unit_device(
         &self,
         property_id: &str,
@@ -449,16 +432,12 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Reads the details of a unit user.
     ///
-    /// `GET /residents/properties/{propertyId}/units/users/{userId}` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/units/users/{userId}` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetUnitUser::version`)
-    /// - Media types: Provenance: reference (resident_portal_api-0.0.1.yaml getUnitUser).
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn get_unit_user(&self, property_id: &str, user_id: &str) -> GetUnitUser<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -471,20 +450,15 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Updates a unit user.
     ///
-    /// `PUT /residents/properties/{propertyId}/units/users/{userId}` on the Resident portal API.
+    /// `PUT /residents/properties/{propertyId}/units/users/{userId}` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
-    /// - Request body (json, required): raw JSON, shape not shown: The request body is not shown by the document.
-    ///   Provenance: reference (resident_portal_api-0.0.1.yaml updateUnitUser).
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
-    /// - Response 202: `application/json` raw JSON, shape not shown: The response body is not shown by the document. (Accepted; the request id identifies the activity to poll.)
+    /// - Request body (json, required): raw JSON (shape not shown)
+    /// - Response 200: raw JSON (shape not shown)
+    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateUnitUser::version`)
-    /// - Media types: Provenance: reference (resident_portal_api-0.0.1.yaml updateUnitUser).
-    /// - Asynchronous: answers 202 Accepted while the work continues; the body's `requestId` identifies it.
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
+    /// - Asynchronous (202): the answer's `requestId` identifies the work.
     pub fn update_unit_user(
         &self,
         property_id: &str,
@@ -503,18 +477,13 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Lists the unit users matching a query.
     ///
-    /// `POST /residents/properties/{propertyId}/units/users/query` on the Resident portal API.
+    /// `POST /residents/properties/{propertyId}/units/users/query` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Request body (json, optional, builder method `body`): `UnitUserQuery`
-    ///   Provenance: reference (resident_portal_api-0.0.1.yaml queryUnitUsers).
-    /// - Response 200: `application/json` `UnitUserPage`
+    /// - Response 200: `UnitUserPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryUnitUsers::version`)
-    /// - Media types: Provenance: reference (resident_portal_api-0.0.1.yaml queryUnitUsers).
     /// - Pagination: `query_body`, items in `content`
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn query_unit_users(&self, property_id: &str) -> QueryUnitUsers<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -527,16 +496,12 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Lists the devices of a unit user.
     ///
-    /// `GET /residents/properties/{propertyId}/units/users/{userId}/devices` on the Resident portal API.
+    /// `GET /residents/properties/{propertyId}/units/users/{userId}/devices` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
-    /// - Response 200: `application/json` raw JSON, shape not shown: The response body is not shown by the document.
+    /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListUnitUserDevices::version`)
-    /// - Media types: Provenance: reference (resident_portal_api-0.0.1.yaml getUnitUserDevices).
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn list_unit_user_devices(
         &self,
         property_id: &str,
@@ -553,16 +518,12 @@ impl<'a> super::ResidentPortalClient<'a> {
     ///
     /// Removes a device of a unit user.
     ///
-    /// `DELETE /residents/properties/{propertyId}/units/users/{userId}/devices/{deviceId}` on the Resident portal API.
+    /// `DELETE /residents/properties/{propertyId}/units/users/{userId}/devices/{deviceId}` on the `resident_portal` API.
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
     /// - Path parameter `deviceId`: The device, identified by its MAC address.
     /// - Response 200: no body
-    /// - Media types: Accept `application/json`
-    /// - Errors: `portal` error body family, returned as `Error::Api`
-    /// - Lifecycle: stable
-    /// - Provenance: documented.
     pub fn delete_unit_user_device(
         &self,
         property_id: &str,
@@ -590,7 +551,7 @@ static CREATE_UNIT_LOGIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
-/// Request builder for `ResidentPortalClient::create_unit_login` (Log in resident).
+/// Request builder for `PortalClient::create_unit_login` (Log in resident).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -621,7 +582,7 @@ static GET_PROPERTY_STYLES: ruckus_one_runtime::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
-/// Request builder for `ResidentPortalClient::get_property_styles` (Get portal styles).
+/// Request builder for `PortalClient::get_property_styles` (Get portal styles).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -652,7 +613,7 @@ static GET_PROPERTY_FAVICON: ruckus_one_runtime::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
-/// Request builder for `ResidentPortalClient::get_property_favicon` (Get portal icon).
+/// Request builder for `PortalClient::get_property_favicon` (Get portal icon).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -683,7 +644,7 @@ static GET_PROPERTY_ACCESS: ruckus_one_runtime::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
-/// Request builder for `ResidentPortalClient::get_property_access` (Get portal access).
+/// Request builder for `PortalClient::get_property_access` (Get portal access).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -714,7 +675,7 @@ static GET_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
-/// Request builder for `ResidentPortalClient::get_property` (Get property).
+/// Request builder for `PortalClient::get_property` (Get property).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -745,7 +706,7 @@ static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
-/// Request builder for `ResidentPortalClient::get_property_ui_configurations` (Get UI configuration).
+/// Request builder for `PortalClient::get_property_ui_configurations` (Get UI configuration).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -776,7 +737,7 @@ static GET_PROPERTY_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
-/// Request builder for `ResidentPortalClient::get_property_file` (Download portal file).
+/// Request builder for `PortalClient::get_property_file` (Download portal file).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -807,7 +768,7 @@ static GET_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
-/// Request builder for `ResidentPortalClient::get_unit` (Get unit).
+/// Request builder for `PortalClient::get_unit` (Get unit).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -838,7 +799,7 @@ static UPDATE_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
-/// Request builder for `ResidentPortalClient::update_unit` (Update unit).
+/// Request builder for `PortalClient::update_unit` (Update unit).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -869,7 +830,7 @@ static LIST_UNIT_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
-/// Request builder for `ResidentPortalClient::list_unit_devices` (List unit devices).
+/// Request builder for `PortalClient::list_unit_devices` (List unit devices).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -900,7 +861,7 @@ static DELETE_UNIT_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
-/// Request builder for `ResidentPortalClient::delete_unit_device` (Delete unit device).
+/// Request builder for `PortalClient::delete_unit_device` (Delete unit device).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -947,7 +908,7 @@ pub enum GetUnitUserVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `ResidentPortalClient::get_unit_user` (Get unit user).
+/// Request builder for `PortalClient::get_unit_user` (Get unit user).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -999,7 +960,7 @@ pub enum UpdateUnitUserVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `ResidentPortalClient::update_unit_user` (Update unit user).
+/// Request builder for `PortalClient::update_unit_user` (Update unit user).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1051,7 +1012,7 @@ pub enum QueryUnitUsersVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `ResidentPortalClient::query_unit_users` (Query unit users).
+/// Request builder for `PortalClient::query_unit_users` (Query unit users).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1119,7 +1080,7 @@ pub enum ListUnitUserDevicesVersion {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `ResidentPortalClient::list_unit_user_devices` (List unit user devices).
+/// Request builder for `PortalClient::list_unit_user_devices` (List unit user devices).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
@@ -1155,7 +1116,7 @@ static DELETE_UNIT_USER_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
 };
-/// Request builder for `ResidentPortalClient::delete_unit_user_device` (Delete unit user device).
+/// Request builder for `PortalClient::delete_unit_user_device` (Delete unit user device).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]

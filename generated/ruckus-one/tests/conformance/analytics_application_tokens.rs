@@ -22,6 +22,7 @@ async fn analytics_application_tokens() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .application_tokens()
             .list_application_tokens()
             .send()
             .await
@@ -43,6 +44,7 @@ async fn analytics_application_tokens() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .application_tokens()
             .create_application_token(
                 &ruckus_one::analytics::application_tokens::CreateApplicationTokenRequest::new(
                     "sample".to_owned(),
@@ -68,6 +70,7 @@ async fn analytics_application_tokens() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .application_tokens()
             .delete_application_token("applicationTokenId 1/x")
             .send()
             .await
@@ -89,6 +92,7 @@ async fn analytics_application_tokens() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .application_tokens()
             .get_application_token("applicationTokenId 1/x")
             .send()
             .await
@@ -110,6 +114,7 @@ async fn analytics_application_tokens() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .application_tokens()
             .rotate_application_token_secret("applicationTokenId 1/x")
             .send()
             .await

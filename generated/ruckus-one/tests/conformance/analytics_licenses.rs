@@ -22,6 +22,7 @@ async fn analytics_licenses() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .licenses()
             .query_licenses_and_hierarchy(
                 &ruckus_one::analytics::licenses::LicenseHierarchyQuery::new(),
             )
@@ -45,6 +46,7 @@ async fn analytics_licenses() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .licenses()
             .list_licenses()
             .send()
             .await
@@ -66,6 +68,7 @@ async fn analytics_licenses() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .licenses()
             .refresh_licenses()
             .send()
             .await
@@ -87,6 +90,7 @@ async fn analytics_licenses() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .licenses()
             .delete_orphaned_aps(
                 "licenseId 1/x",
                 &vec![
@@ -114,6 +118,7 @@ async fn analytics_licenses() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .licenses()
             .get_license("licenseId 1/x")
             .send()
             .await
@@ -135,6 +140,7 @@ async fn analytics_licenses() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .licenses()
             .update_license(
                 "licenseId 1/x",
                 &vec![

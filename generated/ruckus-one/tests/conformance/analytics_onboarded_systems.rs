@@ -22,6 +22,7 @@ async fn analytics_onboarded_systems() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .onboarded_systems()
             .list_onboarded_systems()
             .send()
             .await
@@ -43,6 +44,7 @@ async fn analytics_onboarded_systems() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .onboarded_systems()
             .delete_onboarded_system("deviceId 1/x")
             .send()
             .await
@@ -64,6 +66,7 @@ async fn analytics_onboarded_systems() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .onboarded_systems()
             .get_onboarded_system("deviceId 1/x")
             .send()
             .await

@@ -24,6 +24,7 @@ async fn analytics_resource_groups() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .resource_groups()
             .list_resource_groups()
             .send()
             .await
@@ -53,6 +54,7 @@ async fn analytics_resource_groups() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .resource_groups()
             .create_resource_group(
                 &ruckus_one::analytics::resource_groups::ResourceGroupInput::new(
                     "sample".to_owned(),
@@ -88,6 +90,7 @@ async fn analytics_resource_groups() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .resource_groups()
             .query_resource_group_filters(
                 &ruckus_one::analytics::resource_groups::ResourceGroupFilterQuery::new(
                     "sample".to_owned(),
@@ -118,6 +121,7 @@ async fn analytics_resource_groups() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .resource_groups()
             .get_resource_group("resourceGroupId 1/x")
             .send()
             .await
@@ -147,6 +151,7 @@ async fn analytics_resource_groups() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .resource_groups()
             .update_resource_group(
                 "resourceGroupId 1/x",
                 &ruckus_one::analytics::resource_groups::ResourceGroupInput::new(

@@ -22,6 +22,7 @@ async fn analytics_schedules() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .schedules()
             .retry_failed_report_schedules(
                 &ruckus_one::analytics::schedules::ScheduleIds::new(
                     vec!["sample".to_owned()],
@@ -47,6 +48,7 @@ async fn analytics_schedules() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .schedules()
             .delete_schedules(
                 &ruckus_one::analytics::schedules::ScheduleIds::new(
                     vec!["sample".to_owned()],
@@ -72,6 +74,7 @@ async fn analytics_schedules() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .schedules()
             .list_schedules()
             .send()
             .await
@@ -95,6 +98,7 @@ async fn analytics_schedules() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .schedules()
             .create_schedule(
                 &ruckus_one::analytics::schedules::CreateScheduleRequest::new(
                     "sample".to_owned(),
@@ -127,6 +131,7 @@ async fn analytics_schedules() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .schedules()
             .get_schedule_execution_logs("scheduleId 1/x")
             .send()
             .await
@@ -148,6 +153,7 @@ async fn analytics_schedules() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .schedules()
             .get_schedule("scheduleId 1/x")
             .send()
             .await
@@ -169,6 +175,7 @@ async fn analytics_schedules() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .schedules()
             .update_schedule(
                 "scheduleId 1/x",
                 &ruckus_one::analytics::schedules::UpdateScheduleRequest::new(),

@@ -22,6 +22,7 @@ async fn analytics_users() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .users()
             .delete_users(&vec!["sample".to_owned()])
             .send()
             .await
@@ -41,7 +42,13 @@ async fn analytics_users() {
             answer: Answer::Json("[{}]"),
         };
         let _mock = support::expect(&server, &expect).await;
-        let out = client.analytics().list_users().send().await.expect("list_users");
+        let out = client
+            .analytics()
+            .users()
+            .list_users()
+            .send()
+            .await
+            .expect("list_users");
         support::same_json(&out, "[{}]", "list_users");
     }
     {
@@ -61,6 +68,7 @@ async fn analytics_users() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .users()
             .add_internal_user(
                 &ruckus_one::analytics::users::AddInternalUserRequest::new(
                     "sample".to_owned(),
@@ -90,6 +98,7 @@ async fn analytics_users() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .users()
             .invite_third_party_user(
                 &ruckus_one::analytics::users::InviteThirdPartyUserRequest::new(
                     "sample".to_owned(),
@@ -117,6 +126,7 @@ async fn analytics_users() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .users()
             .list_internal_users()
             .send()
             .await
@@ -138,6 +148,7 @@ async fn analytics_users() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .analytics()
+            .users()
             .update_user(
                 "userId 1/x",
                 &ruckus_one::analytics::users::UpdateUserRequest::new(

@@ -4,39 +4,64 @@
 //! local HTTP server that checks what is sent and answers a body of the declared shape.
 mod support;
 #[cfg(feature = "analytics-application-tokens")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-application-tokens")))]
 mod analytics_application_tokens;
 #[cfg(feature = "analytics-licenses")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-licenses")))]
 mod analytics_licenses;
 #[cfg(feature = "analytics-onboarded-systems")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-onboarded-systems")))]
 mod analytics_onboarded_systems;
 #[cfg(feature = "analytics-resource-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-resource-groups")))]
 mod analytics_resource_groups;
 #[cfg(feature = "analytics-schedules")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-schedules")))]
 mod analytics_schedules;
 #[cfg(feature = "analytics-users")]
+#[cfg_attr(docsrs, doc(cfg(feature = "analytics-users")))]
 mod analytics_users;
 #[cfg(feature = "network-activities")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
 mod network_activities;
 #[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 #[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 mod network_edge_services;
 #[cfg(feature = "network-identity")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
 mod network_identity;
 #[cfg(feature = "network-entitlements")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
 mod network_entitlements;
 #[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 mod network_tenants;
 #[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 mod network_wireless_networks;
 #[cfg(feature = "network-wireless-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
 mod network_wireless_policies;
 #[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
 mod network_wireless_venues;
 #[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
 mod network_wireless_aps;
 #[cfg(feature = "network-switches")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
 mod network_switches;
+#[cfg(feature = "network-switch-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
+mod network_switch_profiles;
+#[cfg(feature = "network-switches-legacy")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switches-legacy")))]
+mod network_switches_legacy;
 #[cfg(feature = "network-events-alarms")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-events-alarms")))]
 mod network_events_alarms;
 #[cfg(feature = "resident-portal-portal")]
+#[cfg_attr(docsrs, doc(cfg(feature = "resident-portal-portal")))]
 mod resident_portal_portal;

@@ -22,6 +22,7 @@ async fn network_activities() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .activities()
             .get_activity("requestId 1/x")
             .send()
             .await
@@ -43,6 +44,7 @@ async fn network_activities() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .activities()
             .query_activities(&ruckus_one::network::activities::ActivityQuery::new())
             .send()
             .await

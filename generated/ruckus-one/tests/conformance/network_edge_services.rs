@@ -8,6 +8,7 @@ async fn network_edge_services() {
     let server = support::server().await;
     let client = support::client(&server);
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "GET",
@@ -23,6 +24,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .list_personal_identity_networks()
             .send()
             .await
@@ -30,6 +32,7 @@ async fn network_edge_services() {
         support::same_json(&out, "{}", "list_personal_identity_networks");
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "POST",
@@ -47,6 +50,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .create_personal_identity_network(
                 &ruckus_one::network::edge_services::PersonalIdentityNetwork::new(
                     "sample".to_owned(),
@@ -64,6 +68,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "POST",
@@ -79,6 +84,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .query_personal_identity_network_edge_compatibilities(
                 &ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery::new(),
             )
@@ -92,6 +98,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "GET",
@@ -109,6 +116,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .get_personal_identity_network("pinId 1/x")
             .send()
             .await
@@ -120,6 +128,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PUT",
@@ -137,6 +146,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .update_personal_identity_network(
                 "pinId 1/x",
                 &ruckus_one::network::edge_services::PersonalIdentityNetwork::new(
@@ -155,6 +165,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PATCH",
@@ -172,6 +183,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .patch_personal_identity_network(
                 "pinId 1/x",
                 &ruckus_one::network::edge_services::PersonalIdentityNetwork::new(
@@ -190,6 +202,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "DELETE",
@@ -205,6 +218,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .delete_personal_identity_network("pinId 1/x")
             .send()
             .await
@@ -216,6 +230,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PUT",
@@ -231,6 +246,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .activate_wifi_network_on_personal_identity_network(
                 "pinId 1/x",
                 "wifiNetworkId 1/x",
@@ -245,6 +261,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "DELETE",
@@ -260,6 +277,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .deactivate_wifi_network_on_personal_identity_network(
                 "pinId 1/x",
                 "wifiNetworkId 1/x",
@@ -274,6 +292,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "POST",
@@ -291,6 +310,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .create_edge_sd_lan_service(
                 &ruckus_one::network::edge_services::EdgeSdLanService::new(
                     "sample".to_owned(),
@@ -308,6 +328,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "POST",
@@ -323,6 +344,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .query_edge_sd_lan_services(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -332,6 +354,7 @@ async fn network_edge_services() {
         support::same_json(&out, "{}", "query_edge_sd_lan_services");
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "POST",
@@ -347,6 +370,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .query_edge_sd_lan_service_edge_compatibilities(
                 &ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery::new(),
             )
@@ -356,6 +380,7 @@ async fn network_edge_services() {
         support::same_json(&out, "{}", "query_edge_sd_lan_service_edge_compatibilities");
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "GET",
@@ -373,6 +398,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .get_edge_sd_lan_service("sdLanServiceId 1/x")
             .send()
             .await
@@ -384,6 +410,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PUT",
@@ -401,6 +428,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .update_edge_sd_lan_service(
                 "sdLanServiceId 1/x",
                 &ruckus_one::network::edge_services::EdgeSdLanService::new(
@@ -419,6 +447,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PATCH",
@@ -434,6 +463,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .patch_edge_sd_lan_service("sdLanServiceId 1/x")
             .send()
             .await
@@ -445,6 +475,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "DELETE",
@@ -460,6 +491,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .delete_edge_sd_lan_service("sdLanServiceId 1/x")
             .send()
             .await
@@ -471,6 +503,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PUT",
@@ -486,6 +519,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .activate_wifi_network_on_edge_sd_lan_service(
                 "sdLanServiceId 1/x",
                 "wifiNetworkId 1/x",
@@ -501,6 +535,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "DELETE",
@@ -516,6 +551,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .deactivate_wifi_network_on_edge_sd_lan_service(
                 "sdLanServiceId 1/x",
                 "wifiNetworkId 1/x",
@@ -530,6 +566,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PUT",
@@ -545,6 +582,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .activate_venue_wifi_network_on_edge_sd_lan_service(
                 "sdLanServiceId 1/x",
                 "venueId 1/x",
@@ -561,6 +599,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "GET",
@@ -576,6 +615,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .get_edge_sd_lan_service_guest_settings("sdLanServiceId 1/x")
             .send()
             .await
@@ -583,6 +623,7 @@ async fn network_edge_services() {
         support::same_json(&out, "{}", "get_edge_sd_lan_service_guest_settings");
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PATCH",
@@ -598,6 +639,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .patch_edge_sd_lan_service_guest_settings(
                 "sdLanServiceId 1/x",
                 &ruckus_one::network::edge_services::EdgeSdLanGuestSettings::new(),
@@ -612,6 +654,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PUT",
@@ -627,6 +670,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .activate_guest_venue_edge_cluster_on_edge_sd_lan_service(
                 "sdLanServiceId 1/x",
                 "venueId 1/x",
@@ -642,6 +686,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "DELETE",
@@ -657,6 +702,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service(
                 "sdLanServiceId 1/x",
                 "venueId 1/x",
@@ -672,6 +718,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PUT",
@@ -687,6 +734,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .activate_guest_tunnel_profile_on_edge_sd_lan_service(
                 "sdLanServiceId 1/x",
                 "tunnelProfileId 1/x",
@@ -701,6 +749,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "DELETE",
@@ -716,6 +765,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .deactivate_guest_tunnel_profile_on_edge_sd_lan_service(
                 "sdLanServiceId 1/x",
                 "tunnelProfileId 1/x",
@@ -730,6 +780,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "POST",
@@ -745,6 +796,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .create_edge_hqos_profile()
             .send()
             .await
@@ -756,6 +808,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "POST",
@@ -771,6 +824,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .query_edge_hqos_profile_edge_compatibilities(
                 &ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery::new(),
             )
@@ -780,6 +834,7 @@ async fn network_edge_services() {
         support::same_json(&out, "{}", "query_edge_hqos_profile_edge_compatibilities");
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "GET",
@@ -795,6 +850,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .get_edge_hqos_profile("profileId 1/x")
             .send()
             .await
@@ -802,6 +858,7 @@ async fn network_edge_services() {
         support::same_json(&out, "{\"sample\":true}", "get_edge_hqos_profile");
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PUT",
@@ -817,6 +874,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .update_edge_hqos_profile("profileId 1/x")
             .send()
             .await
@@ -828,6 +886,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "DELETE",
@@ -843,6 +902,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .delete_edge_hqos_profile("profileId 1/x")
             .send()
             .await
@@ -854,6 +914,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PUT",
@@ -869,6 +930,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .activate_venue_edge_cluster_on_edge_hqos_profile(
                 "profileId 1/x",
                 "venueId 1/x",
@@ -884,6 +946,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "DELETE",
@@ -899,6 +962,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .deactivate_venue_edge_cluster_on_edge_hqos_profile(
                 "profileId 1/x",
                 "venueId 1/x",
@@ -914,6 +978,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PUT",
@@ -929,6 +994,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .activate_tunnel_profile_on_venue_edge_cluster(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -944,6 +1010,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "DELETE",
@@ -959,6 +1026,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .deactivate_tunnel_profile_on_venue_edge_cluster(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -974,6 +1042,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "GET",
@@ -989,6 +1058,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .get_venue_edge_cluster_network_settings("venueId 1/x", "clusterId 1/x")
             .send()
             .await
@@ -1000,6 +1070,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PATCH",
@@ -1015,6 +1086,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .patch_venue_edge_cluster_network_settings(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -1030,6 +1102,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "GET",
@@ -1045,6 +1118,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .get_venue_edge_port_configs(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -1056,6 +1130,7 @@ async fn network_edge_services() {
         support::same_json(&out, "{\"sample\":true}", "get_venue_edge_port_configs");
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PATCH",
@@ -1071,6 +1146,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .patch_venue_edge_port_configs(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -1087,6 +1163,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "GET",
@@ -1102,6 +1179,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .list_venue_edge_port_sub_interfaces(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -1114,6 +1192,7 @@ async fn network_edge_services() {
         support::same_json(&out, "{}", "list_venue_edge_port_sub_interfaces");
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "POST",
@@ -1129,6 +1208,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .create_venue_edge_port_sub_interface(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -1146,6 +1226,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PATCH",
@@ -1161,6 +1242,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .patch_venue_edge_port_sub_interface(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -1179,6 +1261,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "DELETE",
@@ -1194,6 +1277,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .delete_venue_edge_port_sub_interface(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -1211,6 +1295,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "POST",
@@ -1226,6 +1311,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .create_venue_edge_lag(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -1238,6 +1324,7 @@ async fn network_edge_services() {
         support::same_json(&out, "{\"requestId\":\"sample\"}", "create_venue_edge_lag");
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "GET",
@@ -1253,6 +1340,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .get_venue_edge_lag(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -1265,6 +1353,7 @@ async fn network_edge_services() {
         support::same_json(&out, "{\"sample\":true}", "get_venue_edge_lag");
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PUT",
@@ -1280,6 +1369,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .update_venue_edge_lag(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -1293,6 +1383,7 @@ async fn network_edge_services() {
         support::same_json(&out, "{\"requestId\":\"sample\"}", "update_venue_edge_lag");
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "PATCH",
@@ -1308,6 +1399,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .patch_venue_edge_lag(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -1321,6 +1413,7 @@ async fn network_edge_services() {
         support::same_json(&out, "{\"requestId\":\"sample\"}", "patch_venue_edge_lag");
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "DELETE",
@@ -1336,6 +1429,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .delete_venue_edge_lag(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -1348,6 +1442,7 @@ async fn network_edge_services() {
         support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_venue_edge_lag");
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "POST",
@@ -1363,6 +1458,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .create_venue_edge_lag_sub_interface(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -1380,6 +1476,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "GET",
@@ -1395,6 +1492,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .get_venue_edge_lag_sub_interface(
                 "venueId 1/x",
                 "clusterId 1/x",
@@ -1412,6 +1510,7 @@ async fn network_edge_services() {
         );
     }
     #[cfg(feature = "experimental")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     {
         let expect = Expect {
             method: "DELETE",
@@ -1427,6 +1526,7 @@ async fn network_edge_services() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .edge_services()
             .delete_venue_edge_lag_sub_interface(
                 "venueId 1/x",
                 "clusterId 1/x",

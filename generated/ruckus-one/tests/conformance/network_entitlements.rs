@@ -22,6 +22,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .query_tenant_entitlement_assignments("tenantId 1/x")
             .send()
             .await
@@ -43,6 +44,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .create_self_entitlement_assignment()
             .send()
             .await
@@ -68,6 +70,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .query_self_entitlement_assignments()
             .send()
             .await
@@ -89,6 +92,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .delete_self_entitlement_assignment("id 1/x")
             .send()
             .await
@@ -114,6 +118,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .patch_self_entitlement_assignment("id 1/x")
             .send()
             .await
@@ -139,6 +144,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .query_entitlements()
             .send()
             .await
@@ -160,6 +166,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .query_entitlement_utilizations()
             .send()
             .await
@@ -181,6 +188,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .query_mileage_reports()
             .send()
             .await
@@ -202,6 +210,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .query_compliances()
             .send()
             .await
@@ -221,7 +230,13 @@ async fn network_entitlements() {
             answer: Answer::Json("{}"),
         };
         let _mock = support::expect(&server, &expect).await;
-        let out = client.network().query_banners().send().await.expect("query_banners");
+        let out = client
+            .network()
+            .entitlements()
+            .query_banners()
+            .send()
+            .await
+            .expect("query_banners");
         support::same_json(&out, "{}", "query_banners");
     }
     {
@@ -239,6 +254,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .query_availability_reports()
             .send()
             .await
@@ -260,6 +276,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .query_attention_notes()
             .send()
             .await
@@ -281,6 +298,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .get_entitlement_settings()
             .send()
             .await
@@ -302,6 +320,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .patch_entitlement_settings()
             .send()
             .await
@@ -323,6 +342,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .list_entitlement_license_usage_reports()
             .send()
             .await
@@ -347,7 +367,13 @@ async fn network_entitlements() {
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
-        let out = client.network().list_banners().send().await.expect("list_banners");
+        let out = client
+            .network()
+            .entitlements()
+            .list_banners()
+            .send()
+            .await
+            .expect("list_banners");
         support::same_json(&out, "{\"sample\":true}", "list_banners");
     }
     {
@@ -365,6 +391,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .list_entitlement_assignments()
             .send()
             .await
@@ -386,6 +413,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .create_entitlement_assignment(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -407,6 +435,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .delete_entitlement_assignments(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -428,6 +457,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .patch_entitlement_assignments(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -449,6 +479,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .list_entitlement_assignment_summaries()
             .send()
             .await
@@ -475,6 +506,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .list_entitlements()
             .send()
             .await
@@ -497,6 +529,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .list_entitlement_summaries()
             .send()
             .await
@@ -519,6 +552,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .list_license_usage_reports()
             .send()
             .await
@@ -541,6 +575,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .list_msp_entitlements()
             .send()
             .await
@@ -563,6 +598,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .list_msp_entitlement_summaries()
             .send()
             .await
@@ -585,6 +621,7 @@ async fn network_entitlements() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .entitlements()
             .list_msp_banners()
             .send()
             .await

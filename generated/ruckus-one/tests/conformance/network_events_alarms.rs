@@ -22,6 +22,7 @@ async fn network_events_alarms() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .events_alarms()
             .query_historical_clients(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -43,6 +44,7 @@ async fn network_events_alarms() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .events_alarms()
             .query_events(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -64,6 +66,7 @@ async fn network_events_alarms() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .events_alarms()
             .query_event_metas(
                 &ruckus_one::network::events_alarms::EventMetasQuery::new(),
             )
@@ -87,6 +90,7 @@ async fn network_events_alarms() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .events_alarms()
             .query_event_details(
                 &ruckus_one::network::events_alarms::EventMetasQuery::new(),
             )
@@ -110,6 +114,7 @@ async fn network_events_alarms() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .events_alarms()
             .export_events_csv(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -131,6 +136,7 @@ async fn network_events_alarms() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .events_alarms()
             .list_admin_group_latest_logins("adminGroupId 1/x")
             .send()
             .await
@@ -152,6 +158,7 @@ async fn network_events_alarms() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .events_alarms()
             .query_alarms(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -173,6 +180,7 @@ async fn network_events_alarms() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .events_alarms()
             .query_alarm_metas(
                 &ruckus_one::network::events_alarms::EventMetasQuery::new(),
             )
@@ -196,6 +204,7 @@ async fn network_events_alarms() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .events_alarms()
             .patch_alarm("alarmId 1/x")
             .send()
             .await

@@ -22,6 +22,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_dpsk_service(&ruckus_one::network::identity::DpskPool::new())
             .send()
             .await
@@ -43,6 +44,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .list_dpsk_services()
             .send()
             .await
@@ -64,6 +66,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .query_dpsk_services(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -85,6 +88,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .get_dpsk_service("poolId 1/x")
             .send()
             .await
@@ -106,6 +110,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .update_dpsk_service(
                 "poolId 1/x",
                 &ruckus_one::network::identity::DpskPool::new(),
@@ -130,6 +135,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .patch_dpsk_service(
                 "poolId 1/x",
                 &ruckus_one::network::identity::DpskPool::new(),
@@ -154,6 +160,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_dpsk_service("poolId 1/x")
             .send()
             .await
@@ -175,6 +182,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .add_identity_group_to_dpsk_service("poolId 1/x", "groupId 1/x")
             .send()
             .await
@@ -200,6 +208,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .remove_identity_group_from_dpsk_service("poolId 1/x", "groupId 1/x")
             .send()
             .await
@@ -225,6 +234,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_dpsk_passphrase("poolId 1/x", "groupId 1/x")
             .send()
             .await
@@ -246,6 +256,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .import_dpsk_passphrases("poolId 1/x")
             .send()
             .await
@@ -267,6 +278,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_dpsk_service_passphrases(
                 "poolId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -291,6 +303,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .list_dpsk_service_passphrases("poolId 1/x")
             .send()
             .await
@@ -312,6 +325,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .query_dpsk_service_passphrases(
                 "poolId 1/x",
                 &ruckus_one::network::common::QueryRequest::new(),
@@ -336,6 +350,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .get_dpsk_service_passphrase("poolId 1/x", "id 1/x")
             .send()
             .await
@@ -357,6 +372,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_dpsk_service_passphrases("poolId 1/x", &vec!["sample".to_owned()])
             .send()
             .await
@@ -378,6 +394,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_identity_group_dpsk_service(
                 "identityGroupId 1/x",
                 &ruckus_one::network::identity::DpskPool::new(),
@@ -406,6 +423,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_template_dpsk_service(
                 &ruckus_one::network::identity::DpskPool::new(),
             )
@@ -429,6 +447,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .get_template_dpsk_service("poolTemplateId 1/x")
             .send()
             .await
@@ -450,6 +469,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .update_template_dpsk_service(
                 "poolTemplateId 1/x",
                 &ruckus_one::network::identity::DpskPool::new(),
@@ -474,6 +494,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .patch_template_dpsk_service(
                 "poolTemplateId 1/x",
                 &ruckus_one::network::identity::DpskPool::new(),
@@ -498,6 +519,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_template_dpsk_service("poolTemplateId 1/x")
             .send()
             .await
@@ -519,6 +541,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .query_template_dpsk_services(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -542,6 +565,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_template_identity_group_dpsk_service(
                 "identityGroupId 1/x",
                 &ruckus_one::network::identity::DpskPool::new(),
@@ -570,6 +594,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .list_template_wifi_network_dpsk_services("networkTemplateId 1/x")
             .send()
             .await
@@ -595,6 +620,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .list_identity_groups()
             .send()
             .await
@@ -616,6 +642,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .query_identity_groups(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -637,6 +664,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_identity_group()
             .send()
             .await
@@ -658,6 +686,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .get_identity_group("id 1/x")
             .send()
             .await
@@ -679,6 +708,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_identity_group("id 1/x")
             .send()
             .await
@@ -700,6 +730,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .patch_identity_group("id 1/x")
             .send()
             .await
@@ -721,6 +752,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .add_mac_registration_pool_to_identity_group("id 1/x", "poolId 1/x")
             .send()
             .await
@@ -746,6 +778,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .add_dpsk_pool_to_identity_group("id 1/x", "dpskPoolId 1/x")
             .send()
             .await
@@ -771,6 +804,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .add_policy_set_to_identity_group("id 1/x", "policySetId 1/x")
             .send()
             .await
@@ -796,6 +830,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .remove_policy_set_from_identity_group("id 1/x", "policySetId 1/x")
             .send()
             .await
@@ -821,6 +856,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_identity_group_mac_registration_pool(
                 "identityGroupId 1/x",
                 &ruckus_one::network::identity::MacRegistrationPool::new(),
@@ -849,6 +885,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .list_identities("groupId 1/x")
             .send()
             .await
@@ -870,6 +907,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .query_identities(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -891,6 +929,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_identity(
                 "groupId 1/x",
                 &ruckus_one::network::identity::Identity::new(),
@@ -915,6 +954,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .get_identity("groupId 1/x", "id 1/x")
             .send()
             .await
@@ -936,6 +976,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_identities("groupId 1/x", &serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -957,6 +998,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_identity("groupId 1/x", "id 1/x")
             .send()
             .await
@@ -978,6 +1020,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .patch_identity(
                 "groupId 1/x",
                 "id 1/x",
@@ -1003,6 +1046,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_identity_device("groupId 1/x", "id 1/x")
             .send()
             .await
@@ -1024,6 +1068,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_identity_device("groupId 1/x", "id 1/x", "macAddress 1/x")
             .send()
             .await
@@ -1045,6 +1090,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_identity_ethernet_port(
                 "groupId 1/x",
                 "id 1/x",
@@ -1071,6 +1117,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .update_identity_venue_ethernet_ports(
                 "groupId 1/x",
                 "id 1/x",
@@ -1101,6 +1148,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .import_identities(
                 "groupId 1/x",
                 ruckus_one_runtime::Multipart::new().text("file", "sample"),
@@ -1125,6 +1173,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .export_identities()
             .send()
             .await
@@ -1146,6 +1195,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .list_mac_registration_pools()
             .send()
             .await
@@ -1167,6 +1217,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_mac_registration_pool(
                 &ruckus_one::network::identity::MacRegistrationPool::new(),
             )
@@ -1190,6 +1241,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .get_mac_registration_pool("id 1/x")
             .send()
             .await
@@ -1211,6 +1263,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_mac_registration_pool("id 1/x")
             .send()
             .await
@@ -1232,6 +1285,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .query_mac_registration_pools(
                 &ruckus_one::network::identity::MacRegistrationSearch::new(),
             )
@@ -1255,6 +1309,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .list_mac_registrations("poolId 1/x")
             .send()
             .await
@@ -1276,6 +1331,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_mac_registration(
                 "poolId 1/x",
                 &ruckus_one::network::identity::MacRegistration::new(),
@@ -1300,6 +1356,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_mac_registrations("poolId 1/x", &vec!["sample".to_owned()])
             .send()
             .await
@@ -1321,6 +1378,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .get_mac_registration("poolId 1/x", "id 1/x")
             .send()
             .await
@@ -1342,6 +1400,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_mac_registration("poolId 1/x", "id 1/x")
             .send()
             .await
@@ -1363,6 +1422,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .query_mac_registrations(
                 "poolId 1/x",
                 &ruckus_one::network::identity::MacRegistrationSearch::new(),
@@ -1387,6 +1447,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .add_policy_set_to_mac_registration_pool("id 1/x", "policySetId 1/x")
             .send()
             .await
@@ -1412,6 +1473,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .remove_policy_set_from_mac_registration_pool("id 1/x", "policySetId 1/x")
             .send()
             .await
@@ -1437,6 +1499,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .list_wifi_network_mac_registration_pools("networkId 1/x")
             .send()
             .await
@@ -1462,6 +1525,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .get_certificate("certId 1/x")
             .send()
             .await
@@ -1483,6 +1547,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .download_certificate_private_key(
                 "certId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1509,6 +1574,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .patch_certificate("certId 1/x", &serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -1530,6 +1596,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_certificate("certId 1/x")
             .send()
             .await
@@ -1551,6 +1618,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .list_certificate_chains("certId 1/x")
             .send()
             .await
@@ -1572,6 +1640,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_certificate_authority(
                 &ruckus_one::network::identity::CertificateAuthority::new(),
             )
@@ -1595,6 +1664,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .get_certificate_authority("caId 1/x")
             .send()
             .await
@@ -1616,6 +1686,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_certificate_authority("caId 1/x")
             .send()
             .await
@@ -1637,6 +1708,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .query_certificate_authorities(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -1660,6 +1732,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_certificate_template(
                 "caId 1/x",
                 &ruckus_one::network::identity::CertificateTemplate::new(
@@ -1686,6 +1759,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_sub_certificate_authority(
                 "caId 1/x",
                 &ruckus_one::network::identity::CertificateAuthority::new(),
@@ -1714,6 +1788,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .query_sub_certificate_authorities(
                 "caId 1/x",
                 &ruckus_one::network::common::QueryRequest::new(),
@@ -1738,6 +1813,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_certificate(
                 "caId 1/x",
                 &ruckus_one::network::identity::Certificate::new("sample".to_owned()),
@@ -1762,6 +1838,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .query_certificate_authority_certificates(
                 "caId 1/x",
                 &ruckus_one::network::identity::CertificateQueryRequest::new(),
@@ -1786,6 +1863,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .get_certificate_template("templateId 1/x")
             .send()
             .await
@@ -1811,6 +1889,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .patch_certificate_template(
                 "templateId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1835,6 +1914,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_certificate_template("templateId 1/x")
             .send()
             .await
@@ -1856,6 +1936,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .query_certificate_templates(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -1879,6 +1960,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_scep_key(
                 "templateId 1/x",
                 &ruckus_one::network::identity::ScepKey::new(),
@@ -1903,6 +1985,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .list_scep_keys("templateId 1/x")
             .send()
             .await
@@ -1924,6 +2007,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .get_scep_key("templateId 1/x", "scepKeyId 1/x")
             .send()
             .await
@@ -1945,6 +2029,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_scep_key("templateId 1/x", "scepKeyId 1/x")
             .send()
             .await
@@ -1966,6 +2051,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .query_certificate_template_identity_certificates(
                 "templateId 1/x",
                 "identityId 1/x",
@@ -1995,6 +2081,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .query_certificate_template_certificates(
                 "templateId 1/x",
                 &ruckus_one::network::identity::CertificateQueryRequest::new(),
@@ -2019,6 +2106,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .query_certificates(
                 &ruckus_one::network::identity::CertificateQueryRequest::new(),
             )
@@ -2042,6 +2130,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_certificate_template_certificates(
                 "templateId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2070,6 +2159,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .list_radius_profile_certificates("radiusProfileId 1/x")
             .send()
             .await
@@ -2095,6 +2185,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .list_radius_profile_certificate_authorities("radiusProfileId 1/x")
             .send()
             .await
@@ -2120,6 +2211,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_saml_idp_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -2141,6 +2233,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .get_saml_idp_profile("samlIdpProfileId 1/x")
             .send()
             .await
@@ -2162,6 +2255,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .update_saml_idp_profile(
                 "samlIdpProfileId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2186,6 +2280,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .patch_saml_idp_profile(
                 "samlIdpProfileId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2210,6 +2305,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .delete_saml_idp_profile("samlIdpProfileId 1/x")
             .send()
             .await
@@ -2231,6 +2327,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .add_signing_certificate_to_saml_idp_profile(
                 "samlIdpProfileId 1/x",
                 "certificateId 1/x",
@@ -2259,6 +2356,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .remove_signing_certificate_from_saml_idp_profile(
                 "samlIdpProfileId 1/x",
                 "certificateId 1/x",
@@ -2287,6 +2385,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .add_encryption_certificate_to_saml_idp_profile(
                 "samlIdpProfileId 1/x",
                 "certificateId 1/x",
@@ -2315,6 +2414,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .remove_encryption_certificate_from_saml_idp_profile(
                 "samlIdpProfileId 1/x",
                 "certificateId 1/x",
@@ -2343,6 +2443,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .add_saml_idp_profile_to_wifi_network(
                 "wifiNetworkId 1/x",
                 "samlIdpProfileId 1/x",
@@ -2371,6 +2472,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .add_certificate_template_to_wifi_network(
                 "wifiNetworkId 1/x",
                 "certificateTemplateId 1/x",
@@ -2399,6 +2501,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .remove_certificate_template_from_wifi_network(
                 "wifiNetworkId 1/x",
                 "certificateTemplateId 1/x",
@@ -2427,6 +2530,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_policy_set_evaluation()
             .send()
             .await
@@ -2448,6 +2552,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .create_policy_set_evaluation_report(
                 "policySetId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2476,6 +2581,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .list_policy_sets()
             .send()
             .await
@@ -2497,6 +2603,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .list_policy_templates()
             .send()
             .await
@@ -2518,6 +2625,7 @@ async fn network_identity() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .identity()
             .list_policy_template_policies()
             .send()
             .await

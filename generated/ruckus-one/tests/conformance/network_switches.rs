@@ -22,6 +22,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .list_venue_switches("venueId 1/x")
             .send()
             .await
@@ -43,6 +44,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .create_venue_switch("venueId 1/x", &serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -64,6 +66,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switches("venueId 1/x", &vec!["sample".to_owned()])
             .send()
             .await
@@ -85,6 +88,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .create_venue_switch_import_request("venueId 1/x")
             .send()
             .await
@@ -110,6 +114,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .get_venue_switch("venueId 1/x", "switchId 1/x")
             .send()
             .await
@@ -131,6 +136,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .update_venue_switch(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -156,6 +162,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .add_venue_switch(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -181,6 +188,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switch("venueId 1/x", "switchId 1/x")
             .send()
             .await
@@ -202,6 +210,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .update_venue_switch_positions(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -231,6 +240,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .get_venue_switch_port_settings("venueId 1/x", "switchId 1/x")
             .send()
             .await
@@ -252,6 +262,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .update_venue_switch_port_settings(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -281,6 +292,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .create_venue_switch_port_settings(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -310,6 +322,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .create_venue_switches_port_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -338,6 +351,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .update_venue_switches_port_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -366,6 +380,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .list_venue_switch_vlans("venueId 1/x", "switchId 1/x")
             .send()
             .await
@@ -387,6 +402,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .create_venue_switch_vlan(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -412,6 +428,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switch_vlans(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -437,6 +454,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .get_venue_switch_vlan("venueId 1/x", "switchId 1/x", "vlanId 1/x")
             .send()
             .await
@@ -458,6 +476,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .update_venue_switch_vlan(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -484,6 +503,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switch_vlan("venueId 1/x", "switchId 1/x", "vlanId 1/x")
             .send()
             .await
@@ -505,6 +525,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .list_venue_switch_ve_ports("venueId 1/x", "switchId 1/x")
             .send()
             .await
@@ -526,6 +547,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .create_venue_switch_ve_port(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -551,6 +573,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switch_ve_ports(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -576,6 +599,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .get_venue_switch_ve_port("venueId 1/x", "switchId 1/x", "vePortId 1/x")
             .send()
             .await
@@ -597,6 +621,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .update_venue_switch_ve_port(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -623,6 +648,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switch_ve_port("venueId 1/x", "switchId 1/x", "vePortId 1/x")
             .send()
             .await
@@ -644,6 +670,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .list_venue_switch_static_routes("venueId 1/x", "switchId 1/x")
             .send()
             .await
@@ -665,6 +692,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .create_venue_switch_static_route(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -694,6 +722,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switch_static_routes(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -723,6 +752,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .get_venue_switch_static_route(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -748,6 +778,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .update_venue_switch_static_route(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -778,6 +809,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switch_static_route(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -807,6 +839,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .list_venue_switch_lags("venueId 1/x", "switchId 1/x")
             .send()
             .await
@@ -828,6 +861,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .create_venue_switch_lag(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -853,6 +887,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switch_lags(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -878,6 +913,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .get_venue_switch_lag("venueId 1/x", "switchId 1/x", "lagId 1/x")
             .send()
             .await
@@ -899,6 +935,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .update_venue_switch_lag(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -925,6 +962,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switch_lag("venueId 1/x", "switchId 1/x", "lagId 1/x")
             .send()
             .await
@@ -946,6 +984,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .list_venue_switch_dhcp_servers("venueId 1/x", "switchId 1/x")
             .send()
             .await
@@ -967,6 +1006,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .create_venue_switch_dhcp_server(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -992,6 +1032,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switch_dhcp_servers(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1017,6 +1058,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .get_venue_switch_dhcp_server(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1042,6 +1084,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .update_venue_switch_dhcp_server(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1068,6 +1111,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switch_dhcp_server(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1093,6 +1137,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_switch_vlans(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1118,6 +1163,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_switch_ve_ports(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1143,6 +1189,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_switch_dhcp_servers(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1168,6 +1215,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_switch_acls(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1193,6 +1241,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_switch_config_backups(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1218,6 +1267,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .list_venue_switch_acls("venueId 1/x", "switchId 1/x")
             .send()
             .await
@@ -1239,6 +1289,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .list_venue_switch_acl_unions("venueId 1/x", "switchId 1/x")
             .send()
             .await
@@ -1260,6 +1311,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .list_venue_switch_vlan_unions("venueId 1/x", "switchId 1/x")
             .send()
             .await
@@ -1281,6 +1333,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .create_venue_switch_device_request(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1310,6 +1363,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .patch_venue_switch_dhcp_server_states(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1339,6 +1393,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_switch_config_hist_details(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1364,6 +1419,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .list_venue_switch_transaction_config_hist_details(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1393,6 +1449,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .list_venue_switch_config_backups("venueId 1/x", "switchId 1/x")
             .send()
             .await
@@ -1418,6 +1475,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .create_venue_switch_config_backup(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1447,6 +1505,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switch_config_backups(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1476,6 +1535,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .get_venue_switch_config_backup(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1501,6 +1561,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switch_config_backup(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1530,6 +1591,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .patch_venue_switch_config_backup(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1560,6 +1622,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .create_venue_switch_config_backup_comparison(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1589,6 +1652,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .get_venue_switch_config_backup_formatted_configs(
                 "venueId 1/x",
                 "switchId 1/x",
@@ -1618,6 +1682,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .create_venue_switch_power_cycle_request(
                 "venueId 1/x",
                 &vec![ruckus_one::network::switches::SwitchPortSelection::new()],
@@ -1646,6 +1711,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_switches(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -1667,6 +1733,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_switch_members()
             .send()
             .await
@@ -1688,6 +1755,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_switch_ports(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -1709,6 +1777,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_switch_clients(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -1732,6 +1801,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .export_venue_switches_csv(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -1753,6 +1823,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .fetch_venue_switch_aggregation_details(
                 &serde_json::json!({ "sample" : true }),
             )
@@ -1780,6 +1851,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_vlans("venueId 1/x", &vec!["sample".to_owned()])
             .send()
             .await
@@ -1801,6 +1873,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_tagged_vlans("venueId 1/x")
             .send()
             .await
@@ -1822,6 +1895,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_untagged_vlans("venueId 1/x")
             .send()
             .await
@@ -1843,6 +1917,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_ve_ports(
                 "venueId 1/x",
                 &ruckus_one::network::common::QueryRequest::new(),
@@ -1867,6 +1942,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_aaa_servers(
                 "venueId 1/x",
                 &ruckus_one::network::common::QueryRequest::new(),
@@ -1891,6 +1967,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .list_venue_vlans("venueId 1/x")
             .send()
             .await
@@ -1912,53 +1989,12 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .list_venue_trusted_ports("venueId 1/x")
             .send()
             .await
             .expect("list_venue_trusted_ports");
         support::same_json(&out, "{\"sample\":true}", "list_venue_trusted_ports");
-    }
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/venues/venueId%201%2Fx/switchProfiles/acls",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_venue_switch_profile_acls("venueId 1/x")
-            .send()
-            .await
-            .expect("list_venue_switch_profile_acls");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_profile_acls");
-    }
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/venues/venueId%201%2Fx/switchProfiles/vlans",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_venue_switch_profile_vlans("venueId 1/x")
-            .send()
-            .await
-            .expect("list_venue_switch_profile_vlans");
-        support::same_json(&out, "{\"sample\":true}", "list_venue_switch_profile_vlans");
     }
     {
         let expect = Expect {
@@ -1975,119 +2011,12 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .get_venue_switch_import_results("venueId 1/x", "sample")
             .send()
             .await
             .expect("get_venue_switch_import_results");
         support::same_json(&out, "{\"sample\":true}", "get_venue_switch_import_results");
-    }
-    {
-        let expect = Expect {
-            method: "PUT",
-            path: "/venues/venueId%201%2Fx/switchProfiles/switchProfileId%201%2Fx",
-            accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .add_switch_profile_to_venue("venueId 1/x", "switchProfileId 1/x")
-            .send()
-            .await
-            .expect("add_switch_profile_to_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_switch_profile_to_venue",
-        );
-    }
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/venues/venueId%201%2Fx/switchProfiles/switchProfileId%201%2Fx",
-            accept: "application/vnd.ruckus.v1+json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .remove_switch_profile_from_venue("venueId 1/x", "switchProfileId 1/x")
-            .send()
-            .await
-            .expect("remove_switch_profile_from_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_switch_profile_from_venue",
-        );
-    }
-    {
-        let expect = Expect {
-            method: "PUT",
-            path: "/venues/venueId%201%2Fx/cliTemplates/cliTemplateId%201%2Fx",
-            accept: "application/vnd.ruckus.v1+json",
-            content_type: Some("application/json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("[\"sample\"]"),
-            status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .add_cli_template_to_venue(
-                "venueId 1/x",
-                "cliTemplateId 1/x",
-                &vec!["sample".to_owned()],
-            )
-            .send()
-            .await
-            .expect("add_cli_template_to_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "add_cli_template_to_venue",
-        );
-    }
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/venues/venueId%201%2Fx/cliTemplates/cliTemplateId%201%2Fx",
-            accept: "application/vnd.ruckus.v1+json",
-            content_type: Some("application/json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("[\"sample\"]"),
-            status: 202u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .remove_cli_template_from_venue(
-                "venueId 1/x",
-                "cliTemplateId 1/x",
-                &vec!["sample".to_owned()],
-            )
-            .send()
-            .await
-            .expect("remove_cli_template_from_venue");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "remove_cli_template_from_venue",
-        );
     }
     {
         let expect = Expect {
@@ -2104,6 +2033,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_stack("venueId 1/x", "stackSwitchSerialNumber 1/x")
             .send()
             .await
@@ -2125,6 +2055,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .update_venue_switch_firmware_schedules(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2153,6 +2084,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .create_venue_switch_firmware_schedule(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2181,6 +2113,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switch_firmware_schedules(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2209,6 +2142,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .list_switch_firmware_versions("versionType 1/x")
             .send()
             .await
@@ -2230,6 +2164,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .list_switch_firmware_current_versions()
             .send()
             .await
@@ -2255,6 +2190,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_switch_firmware_schedules(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -2280,6 +2216,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_switch_firmware_schedule_switches(
                 &serde_json::json!({ "sample" : true }),
             )
@@ -2307,6 +2244,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .query_venue_switch_firmware_upgrade_status_details()
             .send()
             .await
@@ -2332,6 +2270,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .create_venue_aaa_server(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2356,6 +2295,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_aaa_servers("venueId 1/x", &vec!["sample".to_owned()])
             .send()
             .await
@@ -2377,6 +2317,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .get_venue_aaa_server("venueId 1/x", "aaaServerId 1/x")
             .send()
             .await
@@ -2398,6 +2339,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .update_venue_aaa_server(
                 "venueId 1/x",
                 "aaaServerId 1/x",
@@ -2423,6 +2365,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_aaa_server("venueId 1/x", "aaaServerId 1/x")
             .send()
             .await
@@ -2444,6 +2387,7 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .update_venue_aaa_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2468,2347 +2412,11 @@ async fn network_switches() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .switches()
             .delete_venue_switch_settings("venueId 1/x")
             .send()
             .await
             .expect("delete_venue_switch_settings");
         support::same_json(&out, "{\"sample\":true}", "delete_venue_switch_settings");
-    }
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switchProfiles/switchProfileId%201%2Fx",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_switch_profile("switchProfileId 1/x")
-            .send()
-            .await
-            .expect("get_switch_profile");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_profile");
-    }
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switchProfiles",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("{\"sample\":true}"),
-            status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_switch_profile(&serde_json::json!({ "sample" : true }))
-            .send()
-            .await
-            .expect("create_switch_profile");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "create_switch_profile");
-    }
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switchProfiles/switchProfileId%201%2Fx",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_profile("switchProfileId 1/x")
-            .send()
-            .await
-            .expect("delete_switch_profile");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_switch_profile");
-    }
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switchProfiles/query",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("{}"),
-            status: 200u16,
-            answer: Answer::Json("{}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .query_switch_profiles(&ruckus_one::network::common::QueryRequest::new())
-            .send()
-            .await
-            .expect("query_switch_profiles");
-        support::same_json(&out, "{}", "query_switch_profiles");
-    }
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switchProfiles/switchProfileId%201%2Fx/acls",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_switch_profile_acls("switchProfileId 1/x")
-            .send()
-            .await
-            .expect("list_switch_profile_acls");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_profile_acls");
-    }
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switchProfiles/switchProfileId%201%2Fx/acls",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_switch_profile_acl("switchProfileId 1/x")
-            .send()
-            .await
-            .expect("create_switch_profile_acl");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_profile_acl");
-    }
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switchProfiles/switchProfileId%201%2Fx/acls",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_profile_acls("switchProfileId 1/x")
-            .send()
-            .await
-            .expect("delete_switch_profile_acls");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_profile_acls");
-    }
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switchProfiles/switchProfileId%201%2Fx/acls/aclId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_switch_profile_acl("switchProfileId 1/x", "aclId 1/x")
-            .send()
-            .await
-            .expect("get_switch_profile_acl");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_profile_acl");
-    }
-    {
-        let expect = Expect {
-            method: "PUT",
-            path: "/switchProfiles/switchProfileId%201%2Fx/acls/aclId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .update_switch_profile_acl("switchProfileId 1/x", "aclId 1/x")
-            .send()
-            .await
-            .expect("update_switch_profile_acl");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_profile_acl");
-    }
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switchProfiles/switchProfileId%201%2Fx/acls/aclId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_profile_acl("switchProfileId 1/x", "aclId 1/x")
-            .send()
-            .await
-            .expect("delete_switch_profile_acl");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_profile_acl");
-    }
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switchProfiles/switchProfileId%201%2Fx/trustedPorts",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_switch_profile_trusted_ports("switchProfileId 1/x")
-            .send()
-            .await
-            .expect("list_switch_profile_trusted_ports");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_switch_profile_trusted_ports",
-        );
-    }
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switchProfiles/switchProfileId%201%2Fx/trustedPorts",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_switch_profile_trusted_port("switchProfileId 1/x")
-            .send()
-            .await
-            .expect("create_switch_profile_trusted_port");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_profile_trusted_port",
-        );
-    }
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switchProfiles/switchProfileId%201%2Fx/trustedPorts",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_profile_trusted_ports("switchProfileId 1/x")
-            .send()
-            .await
-            .expect("delete_switch_profile_trusted_ports");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_profile_trusted_ports",
-        );
-    }
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switchProfiles/switchProfileId%201%2Fx/trustedPorts/trustedPortId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_switch_profile_trusted_port("switchProfileId 1/x", "trustedPortId 1/x")
-            .send()
-            .await
-            .expect("get_switch_profile_trusted_port");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_profile_trusted_port");
-    }
-    {
-        let expect = Expect {
-            method: "PUT",
-            path: "/switchProfiles/switchProfileId%201%2Fx/trustedPorts/trustedPortId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .update_switch_profile_trusted_port(
-                "switchProfileId 1/x",
-                "trustedPortId 1/x",
-            )
-            .send()
-            .await
-            .expect("update_switch_profile_trusted_port");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_switch_profile_trusted_port",
-        );
-    }
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switchProfiles/switchProfileId%201%2Fx/trustedPorts/trustedPortId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_profile_trusted_port(
-                "switchProfileId 1/x",
-                "trustedPortId 1/x",
-            )
-            .send()
-            .await
-            .expect("delete_switch_profile_trusted_port");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_profile_trusted_port",
-        );
-    }
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switchProfiles/switchProfileId%201%2Fx/vlans",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_switch_profile_vlans("switchProfileId 1/x")
-            .send()
-            .await
-            .expect("list_switch_profile_vlans");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_profile_vlans");
-    }
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switchProfiles/switchProfileId%201%2Fx/vlans",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("{\"sample\":true}"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_switch_profile_vlan(
-                "switchProfileId 1/x",
-                &serde_json::json!({ "sample" : true }),
-            )
-            .send()
-            .await
-            .expect("create_switch_profile_vlan");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_profile_vlan");
-    }
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switchProfiles/switchProfileId%201%2Fx/vlans",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_profile_vlans("switchProfileId 1/x")
-            .send()
-            .await
-            .expect("delete_switch_profile_vlans");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_profile_vlans");
-    }
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switchProfiles/switchProfileId%201%2Fx/vlans/vlanId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_switch_profile_vlan("switchProfileId 1/x", "vlanId 1/x")
-            .send()
-            .await
-            .expect("get_switch_profile_vlan");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_profile_vlan");
-    }
-    {
-        let expect = Expect {
-            method: "PUT",
-            path: "/switchProfiles/switchProfileId%201%2Fx/vlans/vlanId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .update_switch_profile_vlan("switchProfileId 1/x", "vlanId 1/x")
-            .send()
-            .await
-            .expect("update_switch_profile_vlan");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_profile_vlan");
-    }
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switchProfiles/switchProfileId%201%2Fx/vlans/vlanId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_profile_vlan("switchProfileId 1/x", "vlanId 1/x")
-            .send()
-            .await
-            .expect("delete_switch_profile_vlan");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_profile_vlan");
-    }
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/cliTemplates",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_cli_templates()
-            .send()
-            .await
-            .expect("list_cli_templates");
-        support::same_json(&out, "{\"sample\":true}", "list_cli_templates");
-    }
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/cliTemplates",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("{\"sample\":true}"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_cli_template(&serde_json::json!({ "sample" : true }))
-            .send()
-            .await
-            .expect("create_cli_template");
-        support::same_json(&out, "{\"sample\":true}", "create_cli_template");
-    }
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/cliTemplates/query",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("{}"),
-            status: 200u16,
-            answer: Answer::Json("{}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .query_cli_templates(&ruckus_one::network::common::QueryRequest::new())
-            .send()
-            .await
-            .expect("query_cli_templates");
-        support::same_json(&out, "{}", "query_cli_templates");
-    }
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/cliTemplates",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("[\"sample\"]"),
-            status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_cli_templates(&vec!["sample".to_owned()])
-            .send()
-            .await
-            .expect("delete_cli_templates");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_cli_templates");
-    }
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/cliTemplates/cliTemplateId%201%2Fx",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_cli_template("cliTemplateId 1/x")
-            .send()
-            .await
-            .expect("get_cli_template");
-        support::same_json(&out, "{\"sample\":true}", "get_cli_template");
-    }
-    {
-        let expect = Expect {
-            method: "PUT",
-            path: "/cliTemplates/cliTemplateId%201%2Fx",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("{\"sample\":true}"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .update_cli_template(
-                "cliTemplateId 1/x",
-                &serde_json::json!({ "sample" : true }),
-            )
-            .send()
-            .await
-            .expect("update_cli_template");
-        support::same_json(&out, "{\"sample\":true}", "update_cli_template");
-    }
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/cliTemplates/cliTemplateId%201%2Fx",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_cli_template("cliTemplateId 1/x")
-            .send()
-            .await
-            .expect("delete_cli_template");
-        support::same_json(&out, "{\"requestId\":\"sample\"}", "delete_cli_template");
-    }
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/webAuthPageTemplates",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("{\"sample\":true}"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_web_auth_page_template(&serde_json::json!({ "sample" : true }))
-            .send()
-            .await
-            .expect("create_web_auth_page_template");
-        support::same_json(&out, "{\"sample\":true}", "create_web_auth_page_template");
-    }
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/webAuthPageTemplates/query",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: Some("application/vnd.ruckus.v1.1+json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("{}"),
-            status: 200u16,
-            answer: Answer::Json("{}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .query_web_auth_page_templates(
-                &ruckus_one::network::common::QueryRequest::new(),
-            )
-            .send()
-            .await
-            .expect("query_web_auth_page_templates");
-        support::same_json(&out, "{}", "query_web_auth_page_templates");
-    }
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/webAuthPageTemplates/templateId%201%2Fx",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_web_auth_page_template("templateId 1/x")
-            .send()
-            .await
-            .expect("get_web_auth_page_template");
-        support::same_json(&out, "{\"sample\":true}", "get_web_auth_page_template");
-    }
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/webAuthPageTemplates/templateId%201%2Fx",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"requestId\":\"sample\"}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_web_auth_page_template("templateId 1/x")
-            .send()
-            .await
-            .expect("delete_web_auth_page_template");
-        support::same_json(
-            &out,
-            "{\"requestId\":\"sample\"}",
-            "delete_web_auth_page_template",
-        );
-    }
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/webAuthPageTemplates/templateId%201%2Fx/switches",
-            accept: "application/vnd.ruckus.v1.1+json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_web_auth_page_template_switches("templateId 1/x")
-            .send()
-            .await
-            .expect("list_web_auth_page_template_switches");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_web_auth_page_template_switches",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_switches_legacy()
-            .send()
-            .await
-            .expect("list_switches_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switches_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_switch_legacy()
-            .send()
-            .await
-            .expect("create_switch_legacy");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switches",
-            accept: "application/json",
-            content_type: Some("application/json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("[\"sample\"]"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switches_legacy(&vec!["sample".to_owned()])
-            .send()
-            .await
-            .expect("delete_switches_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switches_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_switch_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("get_switch_legacy");
-        support::same_json(&out, "{}", "get_switch_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "PUT",
-            path: "/switches/switchId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .update_switch_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("update_switch_legacy");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .add_switch_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("add_switch_legacy");
-        support::same_json(&out, "{\"sample\":true}", "add_switch_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switches/switchId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("delete_switch_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "PUT",
-            path: "/switches/switchId%201%2Fx/positions",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .update_switch_positions_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("update_switch_positions_legacy");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_positions_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/portSettings",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_switch_port_settings_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("get_switch_port_settings_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_port_settings_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "PUT",
-            path: "/switches/switchId%201%2Fx/portSettings",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .update_switch_port_settings_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("update_switch_port_settings_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_switch_port_settings_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/portSettings",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_switch_port_settings_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("create_switch_port_settings_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_port_settings_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/vlans",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_switch_vlans_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("list_switch_vlans_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_vlans_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/vlans",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_switch_vlan_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("create_switch_vlan_legacy");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_vlan_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switches/switchId%201%2Fx/vlans",
-            accept: "application/json",
-            content_type: Some("application/json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("[\"sample\"]"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_vlans_legacy("switchId 1/x", &vec!["sample".to_owned()])
-            .send()
-            .await
-            .expect("delete_switch_vlans_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_vlans_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/vlans/vlanId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_switch_vlan_legacy("switchId 1/x", "vlanId 1/x")
-            .send()
-            .await
-            .expect("get_switch_vlan_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_vlan_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "PUT",
-            path: "/switches/switchId%201%2Fx/vlans/vlanId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .update_switch_vlan_legacy("switchId 1/x", "vlanId 1/x")
-            .send()
-            .await
-            .expect("update_switch_vlan_legacy");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_vlan_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switches/switchId%201%2Fx/vlans/vlanId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_vlan_legacy("switchId 1/x", "vlanId 1/x")
-            .send()
-            .await
-            .expect("delete_switch_vlan_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_vlan_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/vePorts",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_switch_ve_ports_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("list_switch_ve_ports_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_ve_ports_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/vePorts",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_switch_ve_port_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("create_switch_ve_port_legacy");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_ve_port_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switches/switchId%201%2Fx/vePorts",
-            accept: "application/json",
-            content_type: Some("application/json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("[\"sample\"]"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_ve_ports_legacy("switchId 1/x", &vec!["sample".to_owned()])
-            .send()
-            .await
-            .expect("delete_switch_ve_ports_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_ve_ports_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/vePorts/vePortId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_switch_ve_port_legacy("switchId 1/x", "vePortId 1/x")
-            .send()
-            .await
-            .expect("get_switch_ve_port_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_ve_port_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "PUT",
-            path: "/switches/switchId%201%2Fx/vePorts/vePortId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .update_switch_ve_port_legacy("switchId 1/x", "vePortId 1/x")
-            .send()
-            .await
-            .expect("update_switch_ve_port_legacy");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_ve_port_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switches/switchId%201%2Fx/vePorts/vePortId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_ve_port_legacy("switchId 1/x", "vePortId 1/x")
-            .send()
-            .await
-            .expect("delete_switch_ve_port_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_ve_port_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/staticRoutes",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_switch_static_routes_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("list_switch_static_routes_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_switch_static_routes_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/staticRoutes",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_switch_static_route_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("create_switch_static_route_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_static_route_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switches/switchId%201%2Fx/staticRoutes",
-            accept: "application/json",
-            content_type: Some("application/json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("[\"sample\"]"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_static_routes_legacy(
-                "switchId 1/x",
-                &vec!["sample".to_owned()],
-            )
-            .send()
-            .await
-            .expect("delete_switch_static_routes_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_static_routes_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/staticRoutes/staticRouteId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_switch_static_route_legacy("switchId 1/x", "staticRouteId 1/x")
-            .send()
-            .await
-            .expect("get_switch_static_route_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_static_route_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "PUT",
-            path: "/switches/switchId%201%2Fx/staticRoutes/staticRouteId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .update_switch_static_route_legacy("switchId 1/x", "staticRouteId 1/x")
-            .send()
-            .await
-            .expect("update_switch_static_route_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_switch_static_route_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switches/switchId%201%2Fx/staticRoutes/staticRouteId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_static_route_legacy("switchId 1/x", "staticRouteId 1/x")
-            .send()
-            .await
-            .expect("delete_switch_static_route_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_static_route_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/lags",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_switch_lags_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("list_switch_lags_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_lags_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/lags",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_switch_lag_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("create_switch_lag_legacy");
-        support::same_json(&out, "{\"sample\":true}", "create_switch_lag_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switches/switchId%201%2Fx/lags",
-            accept: "application/json",
-            content_type: Some("application/json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("[\"sample\"]"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_lags_legacy("switchId 1/x", &vec!["sample".to_owned()])
-            .send()
-            .await
-            .expect("delete_switch_lags_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_lags_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/lags/lagId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_switch_lag_legacy("switchId 1/x", "lagId 1/x")
-            .send()
-            .await
-            .expect("get_switch_lag_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_lag_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "PUT",
-            path: "/switches/switchId%201%2Fx/lags/lagId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .update_switch_lag_legacy("switchId 1/x", "lagId 1/x")
-            .send()
-            .await
-            .expect("update_switch_lag_legacy");
-        support::same_json(&out, "{\"sample\":true}", "update_switch_lag_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switches/switchId%201%2Fx/lags/lagId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_lag_legacy("switchId 1/x", "lagId 1/x")
-            .send()
-            .await
-            .expect("delete_switch_lag_legacy");
-        support::same_json(&out, "{\"sample\":true}", "delete_switch_lag_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/dhcpServers",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_switch_dhcp_servers_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("list_switch_dhcp_servers_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_dhcp_servers_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/dhcpServers",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_switch_dhcp_server_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("create_switch_dhcp_server_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_dhcp_server_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switches/switchId%201%2Fx/dhcpServers",
-            accept: "application/json",
-            content_type: Some("application/json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("[\"sample\"]"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_dhcp_servers_legacy(
-                "switchId 1/x",
-                &vec!["sample".to_owned()],
-            )
-            .send()
-            .await
-            .expect("delete_switch_dhcp_servers_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_dhcp_servers_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/dhcpServers/dhcpServerId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_switch_dhcp_server_legacy("switchId 1/x", "dhcpServerId 1/x")
-            .send()
-            .await
-            .expect("get_switch_dhcp_server_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_dhcp_server_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "PUT",
-            path: "/switches/switchId%201%2Fx/dhcpServers/dhcpServerId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .update_switch_dhcp_server_legacy("switchId 1/x", "dhcpServerId 1/x")
-            .send()
-            .await
-            .expect("update_switch_dhcp_server_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "update_switch_dhcp_server_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switches/switchId%201%2Fx/dhcpServers/dhcpServerId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_dhcp_server_legacy("switchId 1/x", "dhcpServerId 1/x")
-            .send()
-            .await
-            .expect("delete_switch_dhcp_server_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_dhcp_server_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/vlans/query",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .query_switch_vlans_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("query_switch_vlans_legacy");
-        support::same_json(&out, "{}", "query_switch_vlans_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/vePorts/query",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .query_switch_ve_ports_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("query_switch_ve_ports_legacy");
-        support::same_json(&out, "{}", "query_switch_ve_ports_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/dhcpServers/query",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .query_switch_dhcp_servers_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("query_switch_dhcp_servers_legacy");
-        support::same_json(&out, "{}", "query_switch_dhcp_servers_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/acls/query",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .query_switch_acls_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("query_switch_acls_legacy");
-        support::same_json(&out, "{}", "query_switch_acls_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/configBackups/query",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .query_switch_config_backups_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("query_switch_config_backups_legacy");
-        support::same_json(&out, "{}", "query_switch_config_backups_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/acls",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_switch_acls_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("list_switch_acls_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_acls_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/aclUnions",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_switch_acl_unions_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("list_switch_acl_unions_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_acl_unions_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/vlanUnions",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_switch_vlan_unions_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("list_switch_vlan_unions_legacy");
-        support::same_json(&out, "{\"sample\":true}", "list_switch_vlan_unions_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/deviceRequests",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_switch_device_request_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("create_switch_device_request_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_device_request_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "PATCH",
-            path: "/switches/switchId%201%2Fx/dhcpServerStates",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .patch_switch_dhcp_server_states_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("patch_switch_dhcp_server_states_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "patch_switch_dhcp_server_states_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/configHistDetails/query",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .query_switch_config_hist_details_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("query_switch_config_hist_details_legacy");
-        support::same_json(&out, "{}", "query_switch_config_hist_details_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/transactions/transactionId%201%2Fx/configHistDetails",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_switch_transaction_config_hist_details_legacy(
-                "switchId 1/x",
-                "transactionId 1/x",
-            )
-            .send()
-            .await
-            .expect("list_switch_transaction_config_hist_details_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_switch_transaction_config_hist_details_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/configBackups",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_switch_config_backups_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("list_switch_config_backups_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_switch_config_backups_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/configBackups",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_switch_config_backup_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("create_switch_config_backup_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_config_backup_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switches/switchId%201%2Fx/configBackups",
-            accept: "application/json",
-            content_type: Some("application/json"),
-            query: &[],
-            headers: &[],
-            body_json: Some("[\"sample\"]"),
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_config_backups_legacy(
-                "switchId 1/x",
-                &vec!["sample".to_owned()],
-            )
-            .send()
-            .await
-            .expect("delete_switch_config_backups_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_config_backups_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/configBackups/configBackupId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_switch_config_backup_legacy("switchId 1/x", "configBackupId 1/x")
-            .send()
-            .await
-            .expect("get_switch_config_backup_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_config_backup_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "DELETE",
-            path: "/switches/switchId%201%2Fx/configBackups/configBackupId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .delete_switch_config_backup_legacy("switchId 1/x", "configBackupId 1/x")
-            .send()
-            .await
-            .expect("delete_switch_config_backup_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "delete_switch_config_backup_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "PATCH",
-            path: "/switches/switchId%201%2Fx/configBackups/configBackupId%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .patch_switch_config_backup_legacy("switchId 1/x", "configBackupId 1/x")
-            .send()
-            .await
-            .expect("patch_switch_config_backup_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "patch_switch_config_backup_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/configBackups/comparisons",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_switch_config_backup_comparison_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("create_switch_config_backup_comparison_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_config_backup_comparison_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/configBackups/configBackupId%201%2Fx/formattedConfigs",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_switch_config_backup_formatted_configs_legacy(
-                "switchId 1/x",
-                "configBackupId 1/x",
-            )
-            .send()
-            .await
-            .expect("get_switch_config_backup_formatted_configs_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "get_switch_config_backup_formatted_configs_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/dhcpServers/leaseTables",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .list_switch_dhcp_server_lease_tables_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("list_switch_dhcp_server_lease_tables_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "list_switch_dhcp_server_lease_tables_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/switchId%201%2Fx/debugRequests",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .create_switch_debug_request_legacy("switchId 1/x")
-            .send()
-            .await
-            .expect("create_switch_debug_request_legacy");
-        support::same_json(
-            &out,
-            "{\"sample\":true}",
-            "create_switch_debug_request_legacy",
-        );
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "GET",
-            path: "/switches/switchId%201%2Fx/debugRequests/troubleshootingType%201%2Fx",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{\"sample\":true}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .get_switch_debug_request_legacy("switchId 1/x", "troubleshootingType 1/x")
-            .send()
-            .await
-            .expect("get_switch_debug_request_legacy");
-        support::same_json(&out, "{\"sample\":true}", "get_switch_debug_request_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/query/csvFiles",
-            accept: "text/csv",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Bytes(b"\x00binary\r\nsample"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .export_switches_csv_legacy()
-            .send()
-            .await
-            .expect("export_switches_csv_legacy");
-        assert_eq!(& out[..], b"\x00binary\r\nsample", "export_switches_csv_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/ports/query",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .query_switch_ports_legacy()
-            .send()
-            .await
-            .expect("query_switch_ports_legacy");
-        support::same_json(&out, "{}", "query_switch_ports_legacy");
-    }
-    #[allow(deprecated)]
-    {
-        let expect = Expect {
-            method: "POST",
-            path: "/switches/clients/query",
-            accept: "application/json",
-            content_type: None,
-            query: &[],
-            headers: &[],
-            body_json: None,
-            status: 200u16,
-            answer: Answer::Json("{}"),
-        };
-        let _mock = support::expect(&server, &expect).await;
-        let out = client
-            .network()
-            .query_switch_clients_legacy()
-            .send()
-            .await
-            .expect("query_switch_clients_legacy");
-        support::same_json(&out, "{}", "query_switch_clients_legacy");
     }
 }

@@ -22,6 +22,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .get_tenant("tenantId 1/x")
             .send()
             .await
@@ -43,6 +44,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .update_tenant("tenantId 1/x", &serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -64,6 +66,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .delete_tenant("tenantId 1/x")
             .send()
             .await
@@ -85,6 +88,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .create_tenant(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -106,6 +110,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .query_msp_ecs(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -127,6 +132,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_tenant_delegations("tenantId 1/x")
             .send()
             .await
@@ -148,6 +154,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .update_tenant_delegations(
                 "tenantId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -172,6 +179,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .resend_tenant_invitation(
                 "tenantId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -196,6 +204,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_tenant_admins("tenantId 1/x")
             .send()
             .await
@@ -217,6 +226,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .get_tenant_admin("tenantId 1/x", "adminId 1/x")
             .send()
             .await
@@ -238,6 +248,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .update_tenant_admin(
                 "tenantId 1/x",
                 "adminId 1/x",
@@ -263,6 +274,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .delete_tenant_admin("tenantId 1/x", "adminId 1/x")
             .send()
             .await
@@ -284,6 +296,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_tenant_admin_delegations("tenantId 1/x")
             .send()
             .await
@@ -305,6 +318,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .update_tenant_admin_delegations(
                 "tenantId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -333,6 +347,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .update_tenant_activation("tenantId 1/x")
             .send()
             .await
@@ -354,6 +369,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .delete_tenant_activation("tenantId 1/x")
             .send()
             .await
@@ -375,6 +391,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .get_tenant_support_status("tenantId 1/x")
             .send()
             .await
@@ -396,6 +413,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .update_tenant_support_status("tenantId 1/x")
             .send()
             .await
@@ -417,6 +435,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .delete_tenant_support_status("tenantId 1/x")
             .send()
             .await
@@ -438,6 +457,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_brandings()
             .send()
             .await
@@ -459,6 +479,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .update_brandings(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -480,6 +501,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .create_branding(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -501,6 +523,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .create_logo_file(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -522,6 +545,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .get_logo_file("fileId 1/x")
             .send()
             .await
@@ -543,6 +567,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .create_firmware_upgrade_schedule(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -568,6 +593,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .patch_tenant_delegations(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -589,6 +615,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .patch_admin_delegations(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -610,6 +637,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .get_self_tenant()
             .send()
             .await
@@ -631,6 +659,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .create_tenant_notification_recipient(
                 &serde_json::json!({ "sample" : true }),
             )
@@ -658,6 +687,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_tenant_notification_recipients()
             .send()
             .await
@@ -683,6 +713,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .delete_tenant_notification_recipients(
                 &vec![serde_json::json!({ "sample" : true })],
             )
@@ -710,6 +741,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .create_tenant_mobile_push_notification(
                 &serde_json::json!({ "sample" : true }),
             )
@@ -737,6 +769,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .query_tenant_notification_recipients(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -760,6 +793,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .get_tenant_beta_features()
             .send()
             .await
@@ -781,6 +815,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .update_tenant_beta_features(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -802,6 +837,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .get_tenant_privacy_settings()
             .send()
             .await
@@ -823,6 +859,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .create_tenant_privacy_settings(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -844,6 +881,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .patch_tenant_privacy_settings(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -865,6 +903,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .export_msp_ec_inventories_csv(
                 "mspTenantId 1/x",
                 &ruckus_one::network::common::QueryRequest::new(),
@@ -889,6 +928,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .update_admins(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -910,6 +950,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .create_admin(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -929,7 +970,13 @@ async fn network_tenants() {
             answer: Answer::Json("[{\"sample\":true}]"),
         };
         let _mock = support::expect(&server, &expect).await;
-        let out = client.network().list_admins().send().await.expect("list_admins");
+        let out = client
+            .network()
+            .tenants()
+            .list_admins()
+            .send()
+            .await
+            .expect("list_admins");
         support::same_json(&out, "[{\"sample\":true}]", "list_admins");
     }
     {
@@ -947,6 +994,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .delete_admins(&vec!["sample".to_owned()])
             .send()
             .await
@@ -968,6 +1016,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .get_admin("adminId 1/x")
             .send()
             .await
@@ -989,6 +1038,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .delete_admin("adminId 1/x")
             .send()
             .await
@@ -1010,6 +1060,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .query_admins(&ruckus_one::network::tenants::AdminQueryRequest::new())
             .send()
             .await
@@ -1032,6 +1083,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_msp_customers()
             .send()
             .await
@@ -1054,6 +1106,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .create_msp_customer()
             .send()
             .await
@@ -1076,6 +1129,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .get_msp_customer("customerId 1/x")
             .send()
             .await
@@ -1098,6 +1152,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .update_msp_customer("customerId 1/x")
             .send()
             .await
@@ -1120,6 +1175,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .delete_msp_customer("customerId 1/x")
             .send()
             .await
@@ -1142,6 +1198,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_msp_customer_msp_admins("customerId 1/x")
             .send()
             .await
@@ -1164,6 +1221,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_msp_customer_admins("customerId 1/x")
             .send()
             .await
@@ -1186,6 +1244,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .get_msp_customer_admin("customerId 1/x", "adminId 1/x")
             .send()
             .await
@@ -1208,6 +1267,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_msp_customer_invitations("customerId 1/x")
             .send()
             .await
@@ -1230,6 +1290,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_msp_customer_delegations("customerId 1/x")
             .send()
             .await
@@ -1252,6 +1313,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_msp_customer_delegator_admins("customerId 1/x")
             .send()
             .await
@@ -1278,6 +1340,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .get_msp_customer_activation_status("customerId 1/x")
             .send()
             .await
@@ -1304,6 +1367,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_msp_customer_logo_urls("customerId 1/x")
             .send()
             .await
@@ -1326,6 +1390,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_msp_firmware_upgrade_schedules()
             .send()
             .await
@@ -1352,6 +1417,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_msp_delegations()
             .send()
             .await
@@ -1374,6 +1440,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_msp_admin_associations()
             .send()
             .await
@@ -1396,6 +1463,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .get_msp_integrator("integratorId 1/x")
             .send()
             .await
@@ -1418,6 +1486,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_msp_labels()
             .send()
             .await
@@ -1440,6 +1509,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .update_msp_labels()
             .send()
             .await
@@ -1462,6 +1532,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .create_msp_label()
             .send()
             .await
@@ -1484,6 +1555,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .get_msp_label("mspLabel 1/x")
             .send()
             .await
@@ -1506,6 +1578,7 @@ async fn network_tenants() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .tenants()
             .list_msp_label_base_urls()
             .send()
             .await

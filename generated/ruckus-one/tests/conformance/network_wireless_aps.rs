@@ -22,6 +22,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .create_venue_ap("venueId 1/x", &serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -43,6 +44,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_venue_ap_import_results("venueId 1/x", "sample")
             .send()
             .await
@@ -64,6 +66,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .create_venue_ap_group(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -88,6 +91,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .query_venue_aps(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -109,6 +113,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .query_venue_ap_clients(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -130,6 +135,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .query_venue_aps_compatibilities(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -153,6 +159,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .query_venue_ap_compatibilities(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -176,6 +183,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .query_venue_edge_app_compatibilities()
             .send()
             .await
@@ -197,6 +205,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_venue_ap("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -218,6 +227,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_venue_ap(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -243,6 +253,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .delete_venue_ap("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -264,6 +275,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_antenna_type_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -285,6 +297,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_antenna_type_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -314,6 +327,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_band_mode_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -335,6 +349,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_band_mode_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -356,6 +371,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_bss_coloring_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -377,6 +393,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_bss_coloring_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -406,6 +423,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_client_admission_control_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -431,6 +449,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_client_admission_control_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -459,6 +478,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_directed_multicast_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -484,6 +504,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_directed_multicast_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -513,6 +534,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_external_antenna_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -538,6 +560,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_external_antenna_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -567,6 +590,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_iot_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -588,6 +612,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_iot_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -613,6 +638,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_lan_port_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -634,6 +660,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_lan_port_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -655,6 +682,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_lan_port_specific_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -680,6 +708,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_lan_port_specific_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -709,6 +738,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_led_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -730,6 +760,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_led_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -755,6 +786,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_management_traffic_vlan_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -780,6 +812,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_management_traffic_vlan_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -809,6 +842,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_mesh_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -830,6 +864,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_mesh_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -859,6 +894,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_network_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -880,6 +916,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_network_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -909,6 +946,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_radio_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -930,6 +968,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_radio_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -959,6 +998,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_smart_monitor_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -980,6 +1020,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_smart_monitor_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1009,6 +1050,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_snmp_agent_profile_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1034,6 +1076,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_snmp_agent_profile_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1063,6 +1106,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_sticky_client_steering_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1088,6 +1132,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_sticky_client_steering_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1117,6 +1162,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .delete_ap_sticky_client_steering_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1142,6 +1188,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_usb_port_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1163,6 +1210,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_usb_port_settings(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1192,6 +1240,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_picture("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1213,6 +1262,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_picture("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1234,6 +1284,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .delete_ap_picture("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1255,6 +1306,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_capabilities("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1276,6 +1328,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_dhcp_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1297,6 +1350,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_logs("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1318,6 +1372,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_packets("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1339,6 +1394,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_wifi_available_channels("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1360,6 +1416,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_wifi_dhcp_client_leases("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1381,6 +1438,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_wifi_dhcp_pool_usages("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1402,6 +1460,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .patch_ap_client(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1428,6 +1487,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .patch_ap_diagnosis_commands(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1453,6 +1513,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .patch_ap_neighbors(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1478,6 +1539,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .patch_ap_packets(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1503,6 +1565,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .patch_ap_system_commands(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1528,6 +1591,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .query_ap_neighbors(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1553,6 +1617,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .add_snmp_agent_profile_to_ap(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1582,6 +1647,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .remove_snmp_agent_profile_from_ap(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1611,6 +1677,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .add_iot_controller_to_ap(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1640,6 +1707,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .remove_iot_controller_from_ap(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1669,6 +1737,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .add_client_isolation_profile_to_ap_lan_port(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1699,6 +1768,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .remove_client_isolation_profile_from_ap_lan_port(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1729,6 +1799,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .add_soft_gre_profile_to_ap_lan_port(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1759,6 +1830,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .remove_soft_gre_profile_from_ap_lan_port(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1789,6 +1861,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .add_ethernet_port_profile_to_ap_lan_port(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1819,6 +1892,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .remove_ethernet_port_profile_from_ap_lan_port(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1849,6 +1923,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .add_multicast_dns_proxy_profile_to_ap(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1878,6 +1953,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .remove_multicast_dns_proxy_profile_from_ap(
                 "venueId 1/x",
                 "serialNumber 1/x",
@@ -1907,6 +1983,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .get_ap_floor_position("venueId 1/x", "floorplanId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1928,6 +2005,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .update_ap_floor_position(
                 "venueId 1/x",
                 "floorplanId 1/x",
@@ -1958,6 +2036,7 @@ async fn network_wireless_aps() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_aps()
             .delete_ap_floor_position(
                 "venueId 1/x",
                 "floorplanId 1/x",

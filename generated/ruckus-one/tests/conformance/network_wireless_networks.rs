@@ -20,7 +20,13 @@ async fn network_wireless_networks() {
             answer: Answer::Json("{\"sample\":true}"),
         };
         let _mock = support::expect(&server, &expect).await;
-        let out = client.network().list_networks().send().await.expect("list_networks");
+        let out = client
+            .network()
+            .wireless_networks()
+            .list_networks()
+            .send()
+            .await
+            .expect("list_networks");
         support::same_json(&out, "{\"sample\":true}", "list_networks");
     }
     {
@@ -38,6 +44,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .create_network()
             .send()
             .await
@@ -59,6 +66,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .delete_networks()
             .send()
             .await
@@ -80,6 +88,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .get_network("networkId 1/x")
             .send()
             .await
@@ -101,6 +110,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .update_network("networkId 1/x")
             .send()
             .await
@@ -122,6 +132,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .delete_network("networkId 1/x")
             .send()
             .await
@@ -143,6 +154,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .create_wifi_network(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -164,6 +176,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .update_wifi_network(
                 "wifiNetworkId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -188,6 +201,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .get_wifi_network("wifiNetworkId 1/x")
             .send()
             .await
@@ -209,6 +223,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .delete_wifi_network("wifiNetworkId 1/x")
             .send()
             .await
@@ -230,6 +245,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .query_wifi_networks(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -251,6 +267,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .create_network_activation(
                 &ruckus_one::network::wireless_networks::NetworkActivation::new(),
             )
@@ -274,6 +291,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .query_network_activations()
             .send()
             .await
@@ -295,6 +313,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .create_network_activation_mappings()
             .send()
             .await
@@ -320,6 +339,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .get_network_activation("networkVenueId 1/x")
             .send()
             .await
@@ -341,6 +361,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .update_network_activation(
                 "networkVenueId 1/x",
                 &ruckus_one::network::wireless_networks::NetworkActivation::new(),
@@ -365,6 +386,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .get_venue_wifi_network_settings("venueId 1/x", "wifiNetworkId 1/x")
             .send()
             .await
@@ -386,6 +408,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .update_venue_wifi_network_settings(
                 "venueId 1/x",
                 "wifiNetworkId 1/x",
@@ -415,6 +438,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .activate_wifi_network_on_venue("venueId 1/x", "wifiNetworkId 1/x")
             .send()
             .await
@@ -440,6 +464,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .deactivate_wifi_network_on_venue("venueId 1/x", "wifiNetworkId 1/x")
             .send()
             .await
@@ -465,6 +490,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .query_wifi_network_ap_compatibilities(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -488,6 +514,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .query_wifi_feature_sets(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -509,6 +536,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .list_network_qos_map_sets()
             .send()
             .await
@@ -530,6 +558,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .list_network_wispr_providers()
             .send()
             .await
@@ -552,6 +581,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .import_network_guest_users(
                 "networkId 1/x",
                 ruckus_one_runtime::Multipart::new().text("file", "sample"),
@@ -577,6 +607,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .list_guest_users_legacy()
             .send()
             .await
@@ -599,6 +630,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .create_guest_user_legacy()
             .send()
             .await
@@ -621,6 +653,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .delete_guest_users_legacy()
             .send()
             .await
@@ -643,6 +676,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .get_guest_user_legacy("guestUserId 1/x")
             .send()
             .await
@@ -665,6 +699,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .patch_guest_user_legacy("guestUserId 1/x")
             .send()
             .await
@@ -687,6 +722,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .delete_guest_user_legacy("guestUserId 1/x")
             .send()
             .await
@@ -713,6 +749,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .create_wifi_network_guest_user(
                 "wifiNetworkId 1/x",
                 ruckus_one::network::wireless_networks::GuestExpirationActivationType::from(
@@ -745,6 +782,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .patch_wifi_network_guest_users(
                 "wifiNetworkId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -769,6 +807,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .get_wifi_network_guest_user("wifiNetworkId 1/x", "guestUserId 1/x")
             .send()
             .await
@@ -790,6 +829,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .patch_wifi_network_guest_user(
                 "wifiNetworkId 1/x",
                 "guestUserId 1/x",
@@ -815,6 +855,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .delete_wifi_network_guest_user("wifiNetworkId 1/x", "guestUserId 1/x")
             .send()
             .await
@@ -836,6 +877,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .query_guest_users(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -857,6 +899,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .export_guest_users_csv()
             .send()
             .await
@@ -878,6 +921,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .list_portal_service_profiles()
             .send()
             .await
@@ -899,6 +943,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .create_portal_service_profile(
                 &ruckus_one::network::wireless_networks::PortalServiceProfile::new(),
             )
@@ -922,6 +967,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .delete_portal_service_profiles()
             .send()
             .await
@@ -943,6 +989,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .query_portal_service_profiles(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -966,6 +1013,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .get_portal_service_profile("portalServiceProfileId 1/x")
             .send()
             .await
@@ -987,6 +1035,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .update_portal_service_profile(
                 "portalServiceProfileId 1/x",
                 &ruckus_one::network::wireless_networks::PortalServiceProfile::new(),
@@ -1015,6 +1064,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .delete_portal_service_profile("portalServiceProfileId 1/x")
             .send()
             .await
@@ -1040,6 +1090,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .update_portal_service_profile_powered_image(
                 "portalServiceProfileId 1/x",
                 &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
@@ -1070,6 +1121,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .update_portal_service_profile_photo(
                 "portalServiceProfileId 1/x",
                 &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
@@ -1100,6 +1152,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .update_portal_service_profile_logo(
                 "portalServiceProfileId 1/x",
                 &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
@@ -1130,6 +1183,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .update_portal_service_profile_background_image(
                 "portalServiceProfileId 1/x",
                 &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
@@ -1161,6 +1215,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .list_portal_service_profile_tags()
             .send()
             .await
@@ -1187,6 +1242,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .list_portal_service_profile_networks()
             .send()
             .await
@@ -1212,6 +1268,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .query_template_portal_service_profiles(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -1235,6 +1292,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .create_template_portal_service_profile(
                 &ruckus_one::network::wireless_networks::PortalServiceProfile::new(),
             )
@@ -1262,6 +1320,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .get_template_portal_service_profile("portalServiceProfileId 1/x")
             .send()
             .await
@@ -1283,6 +1342,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .update_template_portal_service_profile(
                 "portalServiceProfileId 1/x",
                 &ruckus_one::network::wireless_networks::PortalServiceProfile::new(),
@@ -1311,6 +1371,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .delete_template_portal_service_profile("portalServiceProfileId 1/x")
             .send()
             .await
@@ -1336,6 +1397,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .update_template_portal_service_profile_powered_image(
                 "portalServiceProfileId 1/x",
                 &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
@@ -1366,6 +1428,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .update_template_portal_service_profile_photo(
                 "portalServiceProfileId 1/x",
                 &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
@@ -1396,6 +1459,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .update_template_portal_service_profile_logo(
                 "portalServiceProfileId 1/x",
                 &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
@@ -1426,6 +1490,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .update_template_portal_service_profile_background_image(
                 "portalServiceProfileId 1/x",
                 &ruckus_one::network::wireless_networks::PortalServiceProfileImage::new(
@@ -1457,6 +1522,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .list_template_portal_service_profile_tags()
             .send()
             .await
@@ -1483,6 +1549,7 @@ async fn network_wireless_networks() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_networks()
             .list_template_portal_service_profile_networks()
             .send()
             .await

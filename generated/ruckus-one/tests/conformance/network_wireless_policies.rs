@@ -22,6 +22,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_access_control_profiles(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -45,6 +46,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_access_control_profile("accessControlProfileId 1/x")
             .send()
             .await
@@ -66,6 +68,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_access_control_profile(
                 "accessControlProfileId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -94,6 +97,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_access_control_profile("accessControlProfileId 1/x")
             .send()
             .await
@@ -119,6 +123,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .add_application_policy_to_access_control_profile(
                 "accessControlProfileId 1/x",
                 "applicationPolicyId 1/x",
@@ -147,6 +152,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .remove_application_policy_from_access_control_profile(
                 "accessControlProfileId 1/x",
                 "applicationPolicyId 1/x",
@@ -175,6 +181,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .add_device_policy_to_access_control_profile(
                 "accessControlProfileId 1/x",
                 "devicePolicyId 1/x",
@@ -203,6 +210,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .remove_device_policy_from_access_control_profile(
                 "accessControlProfileId 1/x",
                 "devicePolicyId 1/x",
@@ -231,6 +239,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .add_l2_acl_policy_to_access_control_profile(
                 "accessControlProfileId 1/x",
                 "l2AclPolicyId 1/x",
@@ -259,6 +268,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .remove_l2_acl_policy_from_access_control_profile(
                 "accessControlProfileId 1/x",
                 "l2AclPolicyId 1/x",
@@ -287,6 +297,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .add_l3_acl_policy_to_access_control_profile(
                 "accessControlProfileId 1/x",
                 "l3AclPolicyId 1/x",
@@ -315,6 +326,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .remove_l3_acl_policy_from_access_control_profile(
                 "accessControlProfileId 1/x",
                 "l3AclPolicyId 1/x",
@@ -343,6 +355,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_application_policy(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -368,6 +381,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .list_application_policies()
             .send()
             .await
@@ -389,6 +403,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_application_policies(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -412,6 +427,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_application_policy("applicationPolicyId 1/x")
             .send()
             .await
@@ -433,6 +449,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_application_policy(
                 "applicationPolicyId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -461,6 +478,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_application_policy("applicationPolicyId 1/x")
             .send()
             .await
@@ -486,6 +504,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_device_policy(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -507,6 +526,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .list_device_policies()
             .send()
             .await
@@ -528,6 +548,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_device_policies(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -549,6 +570,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_device_policy("devicePolicyId 1/x")
             .send()
             .await
@@ -570,6 +592,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_device_policy(
                 "devicePolicyId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -594,6 +617,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_device_policy("devicePolicyId 1/x")
             .send()
             .await
@@ -615,6 +639,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_l2_acl_policy(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -636,6 +661,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .list_l2_acl_policies()
             .send()
             .await
@@ -657,6 +683,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_l2_acl_policies(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -678,6 +705,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_l2_acl_policy("l2AclPolicyId 1/x")
             .send()
             .await
@@ -699,6 +727,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_l2_acl_policy(
                 "l2AclPolicyId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -723,6 +752,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_l2_acl_policy("l2AclPolicyId 1/x")
             .send()
             .await
@@ -744,6 +774,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_l3_acl_policy(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -765,6 +796,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .list_l3_acl_policies()
             .send()
             .await
@@ -786,6 +818,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_l3_acl_policies(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -807,6 +840,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_l3_acl_policy("l3AclPolicyId 1/x")
             .send()
             .await
@@ -828,6 +862,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_l3_acl_policy(
                 "l3AclPolicyId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -852,6 +887,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_l3_acl_policy("l3AclPolicyId 1/x")
             .send()
             .await
@@ -873,6 +909,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .list_application_library_categories("applicationLibraryId 1/x")
             .send()
             .await
@@ -898,6 +935,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .list_application_library_category_applications(
                 "applicationLibraryId 1/x",
                 "categoryId 1/x",
@@ -926,6 +964,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_application_library_settings()
             .send()
             .await
@@ -951,6 +990,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .patch_application_library_settings(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -976,6 +1016,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_client_isolation_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -1001,6 +1042,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_client_isolation_profile("clientIsolationProfileId 1/x")
             .send()
             .await
@@ -1022,6 +1064,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_client_isolation_profile(
                 "clientIsolationProfileId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1050,6 +1093,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_client_isolation_profile("clientIsolationProfileId 1/x")
             .send()
             .await
@@ -1075,6 +1119,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_client_isolation_profiles(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -1098,6 +1143,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_hotspot20_identity_provider(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -1123,6 +1169,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_hotspot20_identity_provider("hotspot20IdentityProviderId 1/x")
             .send()
             .await
@@ -1144,6 +1191,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_hotspot20_identity_provider(
                 "hotspot20IdentityProviderId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1172,6 +1220,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_hotspot20_identity_provider("hotspot20IdentityProviderId 1/x")
             .send()
             .await
@@ -1197,6 +1246,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .add_radius_server_profile_to_hotspot20_identity_provider(
                 "hotspot20IdentityProviderId 1/x",
                 "radiusId 1/x",
@@ -1225,6 +1275,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .remove_radius_server_profile_from_hotspot20_identity_provider(
                 "hotspot20IdentityProviderId 1/x",
                 "radiusId 1/x",
@@ -1253,6 +1304,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_hotspot20_identity_providers(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -1276,6 +1328,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_hotspot20_operator(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -1301,6 +1354,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_hotspot20_operator("hotspot20OperatorId 1/x")
             .send()
             .await
@@ -1322,6 +1376,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_hotspot20_operator(
                 "hotspot20OperatorId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1350,6 +1405,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_hotspot20_operator("hotspot20OperatorId 1/x")
             .send()
             .await
@@ -1375,6 +1431,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_hotspot20_operators(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -1396,6 +1453,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_lbs_server_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -1421,6 +1479,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_lbs_server_profile("lbsServerProfileId 1/x")
             .send()
             .await
@@ -1442,6 +1501,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_lbs_server_profile(
                 "lbsServerProfileId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1470,6 +1530,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_lbs_server_profile("lbsServerProfileId 1/x")
             .send()
             .await
@@ -1495,6 +1556,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_lbs_server_profiles(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -1516,6 +1578,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_multicast_dns_proxy_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -1541,6 +1604,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_multicast_dns_proxy_profile("multicastDnsProxyProfileId 1/x")
             .send()
             .await
@@ -1562,6 +1626,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_multicast_dns_proxy_profile(
                 "multicastDnsProxyProfileId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1590,6 +1655,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_multicast_dns_proxy_profile("multicastDnsProxyProfileId 1/x")
             .send()
             .await
@@ -1615,6 +1681,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_multicast_dns_proxy_profiles(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -1638,6 +1705,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_rogue_policy(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -1659,6 +1727,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_rogue_policy("roguePolicyId 1/x")
             .send()
             .await
@@ -1680,6 +1749,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_rogue_policy(
                 "roguePolicyId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1704,6 +1774,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_rogue_policy("roguePolicyId 1/x")
             .send()
             .await
@@ -1725,6 +1796,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_rogue_policies(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -1746,6 +1818,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_snmp_agent_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -1771,6 +1844,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_snmp_agent_profile("snmpAgentProfileId 1/x")
             .send()
             .await
@@ -1792,6 +1866,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_snmp_agent_profile(
                 "snmpAgentProfileId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1820,6 +1895,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_snmp_agent_profile("snmpAgentProfileId 1/x")
             .send()
             .await
@@ -1845,6 +1921,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_snmp_agent_profiles(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -1866,6 +1943,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_soft_gre_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -1891,6 +1969,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_soft_gre_profile("softGreProfileId 1/x")
             .send()
             .await
@@ -1912,6 +1991,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_soft_gre_profile(
                 "softGreProfileId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1940,6 +2020,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_soft_gre_profile("softGreProfileId 1/x")
             .send()
             .await
@@ -1965,6 +2046,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_soft_gre_profiles(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -1986,6 +2068,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_tunnel_service_profile(
                 &ruckus_one::network::wireless_policies::TunnelServiceProfile::new(),
             )
@@ -2013,6 +2096,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_tunnel_service_profile("tunnelServiceProfileId 1/x")
             .send()
             .await
@@ -2034,6 +2118,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_tunnel_service_profile(
                 "tunnelServiceProfileId 1/x",
                 &ruckus_one::network::wireless_policies::TunnelServiceProfile::new(),
@@ -2062,6 +2147,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .patch_tunnel_service_profile(
                 "tunnelServiceProfileId 1/x",
                 &ruckus_one::network::wireless_policies::TunnelServiceProfile::new(),
@@ -2090,6 +2176,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_tunnel_service_profile("tunnelServiceProfileId 1/x")
             .send()
             .await
@@ -2115,6 +2202,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_tunnel_service_profiles(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -2138,6 +2226,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_syslog_server_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -2163,6 +2252,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_syslog_server_profile("syslogServerProfileId 1/x")
             .send()
             .await
@@ -2184,6 +2274,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_syslog_server_profile(
                 "syslogServerProfileId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2212,6 +2303,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_syslog_server_profile("syslogServerProfileId 1/x")
             .send()
             .await
@@ -2237,6 +2329,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_syslog_server_profiles(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -2260,6 +2353,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_radius_server_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -2285,6 +2379,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_radius_server_profile("radiusId 1/x")
             .send()
             .await
@@ -2306,6 +2401,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_radius_server_profile(
                 "radiusId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2334,6 +2430,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_radius_server_profile("radiusId 1/x")
             .send()
             .await
@@ -2359,6 +2456,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_radius_server_profiles(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -2382,6 +2480,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_dhcp_config_service_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -2407,6 +2506,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_dhcp_config_service_profile("dhcpConfigServiceProfileId 1/x")
             .send()
             .await
@@ -2428,6 +2528,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_dhcp_config_service_profile(
                 "dhcpConfigServiceProfileId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2456,6 +2557,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_dhcp_config_service_profile("dhcpConfigServiceProfileId 1/x")
             .send()
             .await
@@ -2481,6 +2583,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_dhcp_config_service_profiles(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -2504,6 +2607,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_wifi_calling_service_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -2529,6 +2633,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_wifi_calling_service_profile("wifiCallingServiceProfileId 1/x")
             .send()
             .await
@@ -2554,6 +2659,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_wifi_calling_service_profile(
                 "wifiCallingServiceProfileId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2582,6 +2688,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_wifi_calling_service_profile("wifiCallingServiceProfileId 1/x")
             .send()
             .await
@@ -2607,6 +2714,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_wifi_calling_service_profiles(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -2630,6 +2738,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_vlan_pool_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -2655,6 +2764,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_vlan_pool_profile("vlanPoolProfileId 1/x")
             .send()
             .await
@@ -2676,6 +2786,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_vlan_pool_profile(
                 "vlanPoolProfileId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2704,6 +2815,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_vlan_pool_profile("vlanPoolProfileId 1/x")
             .send()
             .await
@@ -2729,6 +2841,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_vlan_pool_profiles(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -2750,6 +2863,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .create_ethernet_port_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -2775,6 +2889,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .get_ethernet_port_profile("ethernetPortProfileId 1/x")
             .send()
             .await
@@ -2796,6 +2911,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .update_ethernet_port_profile(
                 "ethernetPortProfileId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2824,6 +2940,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .delete_ethernet_port_profile("ethernetPortProfileId 1/x")
             .send()
             .await
@@ -2849,6 +2966,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .query_ethernet_port_profiles(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -2872,6 +2990,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .add_radius_server_profile_to_ethernet_port_profile(
                 "ethernetPortProfileId 1/x",
                 "radiusServerProfileId 1/x",
@@ -2900,6 +3019,7 @@ async fn network_wireless_policies() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_policies()
             .remove_radius_server_profile_from_ethernet_port_profile(
                 "ethernetPortProfileId 1/x",
                 "radiusServerProfileId 1/x",

@@ -24,6 +24,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .create_venue(
                 &ruckus_one::network::wireless_venues::Venue::new(
                     "sample".to_owned(),
@@ -55,6 +56,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue("venueId 1/x")
             .send()
             .await
@@ -82,6 +84,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue(
                 "venueId 1/x",
                 &ruckus_one::network::wireless_venues::Venue::new(
@@ -112,6 +115,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .delete_venue("venueId 1/x")
             .send()
             .await
@@ -133,6 +137,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .query_venues(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -154,6 +159,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_bss_coloring_settings("venueId 1/x")
             .send()
             .await
@@ -179,6 +185,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_bss_coloring_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -207,6 +214,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_cellular_settings("venueId 1/x")
             .send()
             .await
@@ -228,6 +236,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_cellular_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -256,6 +265,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_client_admission_control_settings("venueId 1/x")
             .send()
             .await
@@ -281,6 +291,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_client_admission_control_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -309,6 +320,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_directed_multicast_settings("venueId 1/x")
             .send()
             .await
@@ -334,6 +346,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_directed_multicast_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -362,6 +375,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_dos_protection_settings("venueId 1/x")
             .send()
             .await
@@ -387,6 +401,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_dos_protection_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -415,6 +430,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_iot_settings("venueId 1/x")
             .send()
             .await
@@ -436,6 +452,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_iot_settings("venueId 1/x")
             .send()
             .await
@@ -457,6 +474,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_ip_mode_settings("venueId 1/x")
             .send()
             .await
@@ -478,6 +496,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_ip_mode_settings("venueId 1/x")
             .send()
             .await
@@ -503,6 +522,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_load_balancing_settings("venueId 1/x")
             .send()
             .await
@@ -528,6 +548,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_load_balancing_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -556,6 +577,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_management_traffic_vlan_settings("venueId 1/x")
             .send()
             .await
@@ -581,6 +603,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_management_traffic_vlan_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -609,6 +632,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_mesh_settings("venueId 1/x")
             .send()
             .await
@@ -630,6 +654,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_mesh_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -658,6 +683,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_model_antenna_type_settings("venueId 1/x")
             .send()
             .await
@@ -683,6 +709,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_model_antenna_type_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -711,6 +738,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_model_band_mode_settings("venueId 1/x")
             .send()
             .await
@@ -736,6 +764,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_model_band_mode_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -764,6 +793,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_model_external_antenna_settings("venueId 1/x")
             .send()
             .await
@@ -789,6 +819,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_model_external_antenna_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -817,6 +848,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_model_lan_port_settings("venueId 1/x")
             .send()
             .await
@@ -842,6 +874,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_model_lan_port_settings("venueId 1/x")
             .send()
             .await
@@ -867,6 +900,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_model_led_settings("venueId 1/x")
             .send()
             .await
@@ -888,6 +922,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_model_led_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -916,6 +951,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_model_usb_port_settings("venueId 1/x")
             .send()
             .await
@@ -941,6 +977,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_model_usb_port_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -969,6 +1006,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_multicast_dns_fencing_settings("venueId 1/x")
             .send()
             .await
@@ -994,6 +1032,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_multicast_dns_fencing_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1022,6 +1061,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_radio_settings("venueId 1/x")
             .send()
             .await
@@ -1043,6 +1083,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_radio_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1071,6 +1112,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_radius_options("venueId 1/x")
             .send()
             .await
@@ -1092,6 +1134,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_radius_options(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1120,6 +1163,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_reboot_timeout_settings("venueId 1/x")
             .send()
             .await
@@ -1145,6 +1189,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_reboot_timeout_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1173,6 +1218,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_smart_monitor_settings("venueId 1/x")
             .send()
             .await
@@ -1198,6 +1244,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_smart_monitor_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1226,6 +1273,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_tls_key_enhanced_settings("venueId 1/x")
             .send()
             .await
@@ -1251,6 +1299,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_tls_key_enhanced_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1279,6 +1328,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_model_capabilities("venueId 1/x")
             .send()
             .await
@@ -1300,6 +1350,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_model_lan_port_specific_settings("venueId 1/x", "apModel 1/x")
             .send()
             .await
@@ -1325,6 +1376,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_model_lan_port_specific_settings(
                 "venueId 1/x",
                 "apModel 1/x",
@@ -1354,6 +1406,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_model_port_settings("venueId 1/x", "apModel 1/x", "portId 1/x")
             .send()
             .await
@@ -1379,6 +1432,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_model_port_settings(
                 "venueId 1/x",
                 "apModel 1/x",
@@ -1409,6 +1463,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .add_ethernet_port_profile_to_venue_ap_model_lan_port(
                 "venueId 1/x",
                 "apModel 1/x",
@@ -1439,6 +1494,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .remove_ethernet_port_profile_from_venue_ap_model_lan_port(
                 "venueId 1/x",
                 "apModel 1/x",
@@ -1469,6 +1525,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_group("venueId 1/x", "apGroupId 1/x")
             .send()
             .await
@@ -1490,6 +1547,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_group(
                 "venueId 1/x",
                 "apGroupId 1/x",
@@ -1515,6 +1573,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .delete_venue_ap_group("venueId 1/x", "apGroupId 1/x")
             .send()
             .await
@@ -1536,6 +1595,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .create_venue_ap_group_ap(
                 "venueId 1/x",
                 "apGroupId 1/x",
@@ -1565,6 +1625,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .add_ap_to_venue_ap_group("venueId 1/x", "apGroupId 1/x", "serialNumber 1/x")
             .send()
             .await
@@ -1590,6 +1651,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .query_venue_ap_groups(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -1611,6 +1673,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_group_ap_model_antenna_type_settings(
                 "venueId 1/x",
                 "apGroupId 1/x",
@@ -1639,6 +1702,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_group_ap_model_antenna_type_settings(
                 "venueId 1/x",
                 "apGroupId 1/x",
@@ -1667,6 +1731,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_group_ap_model_band_mode_settings(
                 "venueId 1/x",
                 "apGroupId 1/x",
@@ -1695,6 +1760,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_group_ap_model_band_mode_settings(
                 "venueId 1/x",
                 "apGroupId 1/x",
@@ -1723,6 +1789,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_group_ap_model_external_antenna_settings(
                 "venueId 1/x",
                 "apGroupId 1/x",
@@ -1751,6 +1818,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_group_ap_model_external_antenna_settings(
                 "venueId 1/x",
                 "apGroupId 1/x",
@@ -1779,6 +1847,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_group_radio_settings("venueId 1/x", "apGroupId 1/x")
             .send()
             .await
@@ -1804,6 +1873,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_ap_group_radio_settings("venueId 1/x", "apGroupId 1/x")
             .send()
             .await
@@ -1829,6 +1899,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_group_ap_model_capabilities("venueId 1/x", "apGroupId 1/x")
             .send()
             .await
@@ -1854,6 +1925,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_ap_group_wifi_available_channels("venueId 1/x", "apGroupId 1/x")
             .send()
             .await
@@ -1879,6 +1951,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_template_switch_settings("venueId 1/x")
             .send()
             .await
@@ -1904,6 +1977,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_template_switch_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1932,6 +2006,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_template_aaa_settings("venueId 1/x")
             .send()
             .await
@@ -1953,6 +2028,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_template_aaa_settings(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -1981,6 +2057,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .create_venue_template_aaa_server(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2009,6 +2086,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .query_venue_template_aaa_servers(
                 "venueId 1/x",
                 &ruckus_one::network::common::QueryRequest::new(),
@@ -2033,6 +2111,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_template_aaa_server("venueId 1/x", "aaaServerId 1/x")
             .send()
             .await
@@ -2054,6 +2133,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_template_aaa_server(
                 "venueId 1/x",
                 "aaaServerId 1/x",
@@ -2083,6 +2163,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .delete_venue_template_aaa_server("venueId 1/x", "aaaServerId 1/x")
             .send()
             .await
@@ -2108,6 +2189,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .add_switch_profile_to_venue_template("venueId 1/x", "switchProfileId 1/x")
             .send()
             .await
@@ -2133,6 +2215,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .remove_switch_profile_from_venue_template(
                 "venueId 1/x",
                 "switchProfileId 1/x",
@@ -2161,6 +2244,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .query_template_switch_profiles(
                 &ruckus_one::network::common::QueryRequest::new(),
             )
@@ -2184,6 +2268,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .create_template_switch_profile(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -2209,6 +2294,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_template_switch_profile("switchProfileId 1/x")
             .send()
             .await
@@ -2230,6 +2316,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .delete_template_switch_profile("switchProfileId 1/x")
             .send()
             .await
@@ -2255,6 +2342,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .query_template_dependencies(
                 "templateId 1/x",
                 &ruckus_one::network::common::QueryRequest::new(),
@@ -2279,6 +2367,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .query_template_instances(
                 "templateId 1/x",
                 &ruckus_one::network::wireless_venues::TemplateInstanceQuery::new(),
@@ -2303,6 +2392,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_template_enforcement_settings(
                 "templateId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2331,6 +2421,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .apply_template_to_tenant(
                 "templateId 1/x",
                 "tenantId 1/x",
@@ -2356,6 +2447,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_template_tenant_diff_reports("templateId 1/x", "tenantId 1/x")
             .send()
             .await
@@ -2381,6 +2473,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .patch_template_tenant_diff_reports("templateId 1/x", "tenantId 1/x")
             .send()
             .await
@@ -2406,6 +2499,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .create_venue_template(&serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -2427,6 +2521,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .query_venue_templates(&ruckus_one::network::common::QueryRequest::new())
             .send()
             .await
@@ -2448,6 +2543,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_template("venueTemplateId 1/x")
             .send()
             .await
@@ -2469,6 +2565,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .update_venue_template(
                 "venueTemplateId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2493,6 +2590,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .delete_venue_template("venueTemplateId 1/x")
             .send()
             .await
@@ -2514,6 +2612,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .create_venue_upload_url(
                 "venueId 1/x",
                 &serde_json::json!({ "sample" : true }),
@@ -2538,6 +2637,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .get_venue_file_url("venueId 1/x", "fileId 1/x")
             .send()
             .await
@@ -2559,6 +2659,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .query_venue_floorplans("venueId 1/x")
             .send()
             .await
@@ -2580,6 +2681,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .query_qos_statistics(
                 &vec![vec![ruckus_one::network::wireless_venues::QosMatchField::new()]],
             )
@@ -2603,6 +2705,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .list_venue_ap_models("venueId 1/x")
             .send()
             .await
@@ -2624,6 +2727,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .list_venue_aps_models("venueId 1/x")
             .send()
             .await
@@ -2645,6 +2749,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .list_venue_mesh_topologies("venueId 1/x")
             .send()
             .await
@@ -2666,6 +2771,7 @@ async fn network_wireless_venues() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .network()
+            .wireless_venues()
             .list_venue_topologies("venueId 1/x", true)
             .send()
             .await

@@ -22,6 +22,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .create_unit_login("propertyId 1/x", &serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -43,6 +44,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .get_property_styles("propertyId 1/x")
             .send()
             .await
@@ -64,6 +66,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .get_property_favicon("propertyId 1/x")
             .send()
             .await
@@ -85,6 +88,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .get_property_access("propertyId 1/x")
             .send()
             .await
@@ -106,6 +110,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .get_property("propertyId 1/x")
             .send()
             .await
@@ -127,6 +132,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .get_property_ui_configurations("propertyId 1/x")
             .send()
             .await
@@ -148,6 +154,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .get_property_file("propertyId 1/x", "type 1/x")
             .send()
             .await
@@ -169,6 +176,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .get_unit("propertyId 1/x")
             .send()
             .await
@@ -190,6 +198,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .update_unit("propertyId 1/x", &serde_json::json!({ "sample" : true }))
             .send()
             .await
@@ -211,6 +220,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .list_unit_devices("propertyId 1/x", "sample")
             .send()
             .await
@@ -232,6 +242,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .delete_unit_device("propertyId 1/x", "deviceId 1/x")
             .send()
             .await
@@ -253,6 +264,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .get_unit_user("propertyId 1/x", "userId 1/x")
             .send()
             .await
@@ -274,6 +286,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .update_unit_user(
                 "propertyId 1/x",
                 "userId 1/x",
@@ -299,6 +312,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .query_unit_users("propertyId 1/x")
             .send()
             .await
@@ -320,6 +334,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .list_unit_user_devices("propertyId 1/x", "userId 1/x")
             .send()
             .await
@@ -341,6 +356,7 @@ async fn resident_portal_portal() {
         let _mock = support::expect(&server, &expect).await;
         let out = client
             .resident_portal()
+            .portal()
             .delete_unit_user_device("propertyId 1/x", "userId 1/x", "deviceId 1/x")
             .send()
             .await

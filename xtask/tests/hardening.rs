@@ -1,0 +1,455 @@
+//! One test per generator defect found by fuzzing (issue 9), each on a copy of the broken-spec
+//! base: specs that panicked, stalled, blew up, were accepted but did not compile, rendered
+//! what they should not, or gave unlocated diagnostics. The located refusals that fit a case
+//! file are under `tests/fixtures/broken/cases/` (identifiers, bidi characters, carriage
+//! returns, backticks in paths, nesting, aliases, titles); these are the rest.
+
+#[path = "../src/mutate.rs"]
+mod mutate;
+
+use mutate::Spec;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+}
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(label: &str) -> Self {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "xtask-hardening-{}-{n}-{label}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The base with `find` replaced by `replace` (once, must occur) in `file`.
+fn edited(file: &str, find: &str, replace: &str) -> Spec {
+    let mut spec = Spec::base(root());
+    let bytes = spec.files.get_mut(file).expect("a file of the base");
+    let text = String::from_utf8(bytes.clone()).expect("UTF-8 base");
+    assert!(text.contains(find), "{file} has no {find:?}");
+    *bytes = text.replacen(find, replace, 1).into_bytes();
+    spec
+}
+
+/// Runs the xtask binary's `generate` on `spec` with extra environment; returns its status,
+/// stderr (spec dir shortened to `spec/`) and how long it took.
+fn generate_bin(spec: &Spec, env: &[(&str, &str)]) -> (bool, String, Duration) {
+    let tmp = TempDir::new("bin");
+    let top = spec.write(&tmp.0.join("spec")).expect("write spec");
+    let t0 = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(["generate", "--spec", top.to_str().expect("utf-8"), "--out"])
+        .arg(tmp.0.join("out"))
+        .envs(env.iter().copied())
+        .output()
+        .expect("run xtask");
+    let took = t0.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr)
+        .replace(&format!("{}/", tmp.0.join("spec").display()), "spec/");
+    (out.status.success(), stderr, took)
+}
+
+fn generate(spec: &Spec) -> mutate::Outcome {
+    let tmp = TempDir::new("lib");
+    mutate::generate(spec, &tmp.0)
+}
+
+fn diagnostics(outcome: &mutate::Outcome) -> Vec<String> {
+    match outcome {
+        Ok(_) => vec![],
+        Err(d) => d
+            .iter()
+            .map(|d| {
+                format!(
+                    "{}:{}: {}",
+                    d.file.file_name().unwrap_or_default().to_string_lossy(),
+                    d.line,
+                    d.message
+                )
+            })
+            .collect(),
+    }
+}
+
+// --- Stalls: limits before parsing -------------------------------------------------------
+
+#[test]
+fn a_50_mb_area_file_is_refused_in_under_a_second_at_the_line_crossing_the_limit() {
+    let mut spec = Spec::base(root());
+    let mut big = spec.files["demo/items.yaml"].clone();
+    let filler = b"# padding padding padding padding padding padding padding padding padding\n";
+    while big.len() < 50 * 1024 * 1024 {
+        big.extend_from_slice(filler);
+    }
+    spec.files.insert("demo/items.yaml".into(), big.clone());
+    let limit = 4 * 1024 * 1024;
+    let line = 1 + big[..limit].iter().filter(|b| **b == b'\n').count();
+    let (ok, stderr, took) = generate_bin(&spec, &[]);
+    assert!(!ok, "accepted a 50 MB file");
+    assert!(took < Duration::from_secs(1), "took {took:?}");
+    assert!(
+        stderr.contains(&format!(
+            "spec/demo/items.yaml:{line}: the file is larger than 4194304 bytes"
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn deep_nesting_is_refused_in_under_a_second_at_its_line() {
+    // 1 MB of `{` on one line; 100k nested flow sequences over lines; keys nested 200 deep, 100 times.
+    let cases: Vec<(String, usize, &str)> = vec![
+        (
+            format!("description: {}\n", "{".repeat(1 << 20)),
+            1,
+            "bytes long",
+        ),
+        (
+            format!("description:\n{}", "[\n".repeat(100_000)),
+            33,
+            "nests deeper than 32",
+        ),
+        (
+            (0..20_000)
+                .map(|i| format!("{}k{i}:\n", " ".repeat(i % 200)))
+                .collect(),
+            33,
+            "nests deeper than 32",
+        ),
+    ];
+    for (text, line, message) in cases {
+        let mut spec = Spec::base(root());
+        spec.files
+            .insert("demo/common.yaml".into(), text.into_bytes());
+        let t0 = Instant::now();
+        let d = diagnostics(&generate(&spec));
+        let took = t0.elapsed();
+        assert!(took < Duration::from_secs(1), "took {took:?}: {d:?}");
+        assert!(
+            d.len() == 1
+                && d[0].starts_with(&format!("common.yaml:{line}: "))
+                && d[0].contains(message),
+            "{d:?}"
+        );
+    }
+}
+
+#[test]
+fn limits_are_raised_or_lowered_by_environment_variables() {
+    let spec = Spec::base(root());
+    let (ok, stderr, _) = generate_bin(&spec, &[("RUCKUS_SPEC_MAX_LINE_BYTES", "20")]);
+    assert!(!ok && stderr.contains("spec/ruckus-one.yaml:"), "{stderr}");
+    assert!(
+        stderr.contains("over the limit of 20 (set RUCKUS_SPEC_MAX_LINE_BYTES"),
+        "{stderr}"
+    );
+    let (ok, stderr, _) = generate_bin(&spec, &[("RUCKUS_SPEC_MAX_FILE_BYTES", "100")]);
+    assert!(!ok && stderr.contains("larger than 100 bytes"), "{stderr}");
+    let (ok, stderr, _) = generate_bin(&spec, &[("RUCKUS_SPEC_MAX_DEPTH", "3")]);
+    assert!(
+        !ok && stderr.contains("nests deeper than 3 levels"),
+        "{stderr}"
+    );
+    let (ok, stderr, _) = generate_bin(&spec, &[("RUCKUS_SPEC_MAX_DEPTH", "lots")]);
+    assert!(
+        !ok && stderr.contains("RUCKUS_SPEC_MAX_DEPTH=`lots` must be a whole number"),
+        "{stderr}"
+    );
+    let deep = edited(
+        "demo/common.yaml",
+        "    description: A color.",
+        &format!("    description: {}{}", "[".repeat(40), "]".repeat(40)),
+    );
+    let (ok, stderr, _) = generate_bin(&deep, &[]);
+    assert!(!ok && stderr.contains("nests deeper than 32"), "{stderr}");
+    let (_, stderr, _) = generate_bin(&deep, &[("RUCKUS_SPEC_MAX_DEPTH", "64")]);
+    assert!(
+        !stderr.contains("nests deeper"),
+        "the raised limit lets it through to the parser: {stderr}"
+    );
+}
+
+// --- Blow-ups: output linear in input ------------------------------------------------------
+
+/// The base with `ops` more operations and the given API title and description.
+fn with_operations(ops: usize, title: &str, description: &str) -> Spec {
+    let mut spec = edited(
+        "ruckus-one.yaml",
+        "    title: Demo API\n    description: A demo API.\n",
+        &format!("    title: {title}\n    description: >-\n{description}\n"),
+    );
+    let items = spec.files.get_mut("demo/items.yaml").expect("items");
+    for i in 0..ops {
+        items.extend_from_slice(
+            format!("  - id: op_{i}\n    name: Op {i}\n    method: GET\n    path: /op/{i}\n    responses:\n      - status: 204\n").as_bytes(),
+        );
+    }
+    spec
+}
+
+fn output_size(spec: &Spec) -> usize {
+    match generate(spec) {
+        Ok(files) => files.values().map(String::len).sum(),
+        Err(d) => panic!("{d:?}"),
+    }
+}
+
+#[test]
+fn a_long_title_or_description_is_written_a_fixed_number_of_times_not_per_operation() {
+    let line = |n: usize| format!("      {}", "word ".repeat(n / 5).trim_end());
+    let short = output_size(&with_operations(100, "Demo", &line(10)));
+    let long_title = "T".repeat(190);
+    let titled = output_size(&with_operations(100, &long_title, &line(10)));
+    let per_title_byte = (titled - short) as f64 / 186.0;
+    assert!(
+        per_title_byte < 12.0,
+        "the title is written {per_title_byte:.0} times"
+    );
+    let description: Vec<String> = (0..200).map(|_| line(500)).collect();
+    let described = output_size(&with_operations(100, "Demo", &description.join("\n")));
+    let per_description_byte = (described - short) as f64 / (200.0 * 500.0);
+    assert!(
+        per_description_byte < 3.0,
+        "the description is written {per_description_byte:.1} times"
+    );
+}
+
+#[test]
+fn an_alias_bomb_is_refused_in_under_a_second_at_its_first_anchor() {
+    let mut bomb = String::from("area: common\ntitle: Common types\n");
+    bomb.push_str(
+        "a: &a [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\"]\n",
+    );
+    for (i, name) in "bcdefghi".chars().enumerate() {
+        let prev = (b'a' + i as u8) as char;
+        bomb.push_str(&format!(
+            "{name}: &{name} [{}]\n",
+            vec![format!("*{prev}"); 9].join(", ")
+        ));
+    }
+    bomb.push_str("types: *i\n");
+    let mut spec = Spec::base(root());
+    spec.files
+        .insert("demo/common.yaml".into(), bomb.into_bytes());
+    let t0 = Instant::now();
+    let d = diagnostics(&generate(&spec));
+    assert!(
+        t0.elapsed() < Duration::from_secs(1),
+        "took {:?}",
+        t0.elapsed()
+    );
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0].starts_with("common.yaml:3: YAML anchors and aliases"),
+        "{d:?}"
+    );
+}
+
+// --- Accepted specs that did not compile, docs that rendered what they should not -----------
+
+#[test]
+fn a_description_of_three_backticks_opens_no_code_block() {
+    for text in ["\"```\"", "\"~~~\"", "\"```rust\""] {
+        for (file, find) in [
+            ("demo/items.yaml", "    description: An item."),
+            ("demo/common.yaml", "    description: A color."),
+            ("ruckus-one.yaml", "    description: A demo API."),
+        ] {
+            let outcome = generate(&edited(file, find, &format!("    description: {text}")));
+            assert!(outcome.is_ok(), "{:?}", diagnostics(&outcome));
+            let problems = mutate::check(&outcome);
+            assert!(problems.is_empty(), "{text} in {file}: {problems:#?}");
+        }
+    }
+}
+
+#[test]
+fn backticks_and_html_in_wire_names_stay_inside_their_code_spans() {
+    let spec = edited(
+        "demo/items.yaml",
+        "      - name: color\n        type: Color",
+        "      - name: \"x`<script>alert(1)</script>`\"\n        type: Color",
+    );
+    let spec = {
+        let mut spec = spec;
+        let common = spec.files.get_mut("demo/common.yaml").expect("common");
+        *common = String::from_utf8(common.clone())
+            .expect("utf-8")
+            .replacen("      - green", "      - \"g`<b>reen</b>`|x\"", 1)
+            .into_bytes();
+        spec
+    };
+    let outcome = generate(&spec);
+    let files = outcome.as_ref().expect("accepted");
+    assert!(
+        files
+            .values()
+            .any(|t| t.contains("`` x`<script>alert(1)</script>` ``")),
+        "the wire name is shown whole"
+    );
+    let problems = mutate::check(&outcome);
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn a_description_starting_with_a_block_marker_starts_no_block() {
+    for text in [
+        "\"# Heading\"",
+        "\"- item\"",
+        "\"1. item\"",
+        "\"---\"",
+        "\"<h1>x</h1>\"",
+    ] {
+        let outcome = generate(&edited(
+            "demo/items.yaml",
+            "    description: An item.",
+            &format!("    description: {text}"),
+        ));
+        let files = outcome.as_ref().expect("accepted");
+        let page = &files["docs/demo/items.md"];
+        assert!(
+            !page
+                .lines()
+                .any(|l| l.starts_with("# Heading") || l.starts_with("- item")),
+            "{page}"
+        );
+        let problems = mutate::check(&outcome);
+        assert!(problems.is_empty(), "{text}: {problems:#?}");
+        let events = pulldown_cmark::Parser::new(page)
+            .filter(|e| {
+                matches!(
+                    e,
+                    pulldown_cmark::Event::Start(
+                        pulldown_cmark::Tag::Heading { .. } | pulldown_cmark::Tag::List(_)
+                    )
+                )
+            })
+            .count();
+        let baseline = pulldown_cmark::Parser::new(
+            &generate(&Spec::base(root())).expect("base")["docs/demo/items.md"],
+        )
+        .filter(|e| {
+            matches!(
+                e,
+                pulldown_cmark::Event::Start(
+                    pulldown_cmark::Tag::Heading { .. } | pulldown_cmark::Tag::List(_)
+                )
+            )
+        })
+        .count();
+        assert_eq!(events, baseline, "{text} adds a heading or list: {page}");
+    }
+}
+
+#[test]
+fn line_breaks_in_names_are_refused_and_in_prose_keep_tables_whole() {
+    let d = diagnostics(&generate(&edited(
+        "demo/items.yaml",
+        "      - name: color",
+        "      - name: \"col\\nor\"",
+    )));
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0].starts_with("items.yaml:10: field name `col\\u{a}or` holds U+000A"),
+        "{d:?}"
+    );
+    let outcome = generate(&edited(
+        "demo/items.yaml",
+        "        type: Color",
+        "        type: Color\n        description: \"one\\ntwo | three\\r\\nfour\"",
+    ));
+    assert!(outcome.is_err(), "a carriage return escape is refused");
+    let outcome = generate(&edited(
+        "demo/items.yaml",
+        "        type: Color",
+        "        type: Color\n        description: \"one\\ntwo | three\\n\\nfour\"",
+    ));
+    let problems = mutate::check(&outcome);
+    assert!(outcome.is_ok() && problems.is_empty(), "{problems:#?}");
+}
+
+// --- Unlocated diagnostics ------------------------------------------------------------------
+
+#[test]
+fn invalid_utf8_is_reported_at_the_line_of_the_first_bad_byte() {
+    let mut spec = Spec::base(root());
+    let items = spec.files.get_mut("demo/items.yaml").expect("items");
+    let at = items.windows(5).position(|w| w == b"color").expect("color");
+    items.splice(at..at, [0xC3, 0x28]);
+    let d = diagnostics(&generate(&spec));
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0].starts_with("items.yaml:10: the file is not valid UTF-8: byte 0xC3 at column 15"),
+        "{d:?}"
+    );
+}
+
+#[test]
+fn diagnostics_never_echo_control_or_bidirectional_characters() {
+    for (find, replace) in [
+        ("  - name: Color", "  - name: \"Bad\u{202E}Name\""),
+        ("  - name: Color", "  - name: \"Bad\\u202EName\""),
+        ("      - red", "      - \"r\\x1b[31m\""),
+        ("      - red", "      - \"r\u{2067}\""),
+    ] {
+        let outcome = generate(&edited("demo/common.yaml", find, replace));
+        let d = diagnostics(&outcome);
+        assert!(!d.is_empty(), "{replace} was accepted");
+        for line in &d {
+            assert!(
+                !line
+                    .chars()
+                    .any(|c| c.is_control() || ruckus_codegen::limits::is_bidi(c)),
+                "{line:?}"
+            );
+        }
+        assert!(mutate::check(&outcome).is_empty(), "{d:?}");
+    }
+}
+
+#[test]
+fn tens_of_thousands_of_problems_are_reported_quickly_and_counted() {
+    let mut common =
+        String::from_utf8(Spec::base(root()).files["demo/common.yaml"].clone()).expect("utf-8");
+    common.push_str("  - name: Big\n    description: Many bad fields.\n    fields:\n");
+    for i in 0..20_000 {
+        common.push_str(&format!("      - name: \"x²{i}\"\n        type: string\n"));
+    }
+    let mut spec = Spec::base(root());
+    spec.files
+        .insert("demo/common.yaml".into(), common.into_bytes());
+    let t0 = Instant::now();
+    let d = diagnostics(&generate(&spec));
+    let took = t0.elapsed();
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    assert_eq!(d.len(), 101, "{:?}", &d[..3.min(d.len())]);
+    assert!(
+        d[0].starts_with("common.yaml:12: field name `x²0`"),
+        "{}",
+        d[0]
+    );
+    assert!(
+        d[100].contains("19900 more problems are not shown"),
+        "{}",
+        d[100]
+    );
+}
