@@ -356,16 +356,20 @@ pub fn area_file(api: &ApiIr, area: &AreaIr, examples: Option<&str>) -> TokenStr
         .collect();
     let items = generated.iter().map(|o| ops::emit_items(o, api, area));
     let methods = generated.iter().map(|o| ops::emit_method(o, api, area));
+    // A handler whose operations are all experimental exists only with the feature.
+    let experimental = gates::all_experimental(generated.iter().copied()).then(gates::experimental);
     let handler = area.handler.as_ref().map(|h| {
         let h = ident(h);
         let d = doc(&handler_doc(api, area, examples));
         quote! {
+            #experimental
             #d
             #[derive(Debug, Clone, Copy)]
             pub struct #h<'a> {
                 client: &'a ruckus_one_runtime::Client,
             }
 
+            #experimental
             impl<'a> #h<'a> {
                 /// Borrows a runtime client.
                 pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {

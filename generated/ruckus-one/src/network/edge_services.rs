@@ -733,6 +733,8 @@ impl EdgeSdLanNetworkActivation {
         }
     }
 }
+#[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 /// edge services: the 50 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().edge_services()`; each method returns a request builder, and nothing
@@ -741,6 +743,8 @@ impl EdgeSdLanNetworkActivation {
 pub struct EdgeServicesClient<'a> {
     client: &'a ruckus_one_runtime::Client,
 }
+#[cfg(feature = "experimental")]
+#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> EdgeServicesClient<'a> {
     /// Borrows a runtime client.
     pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
