@@ -74,7 +74,7 @@ pub async fn wait_for_activity<T: DeserializeOwned>(
 
 /// [`wait_for_activity`] acting for the delegated tenant `tenant` (sent in the tenant header of
 /// every poll), as a request with [`Request::tenant`] does; with `None`, exactly
-/// [`wait_for_activity`]. An invalid tenant id is an [`Error::InvalidRequest`].
+/// [`wait_for_activity`]. An invalid tenant id is an [`Error::InvalidTenantId`].
 pub async fn wait_for_activity_as<T: DeserializeOwned>(
     client: &Client,
     op: &'static Operation,
@@ -82,7 +82,9 @@ pub async fn wait_for_activity_as<T: DeserializeOwned>(
     tenant: Option<&str>,
     options: &WaitOptions,
 ) -> Result<T, Error> {
-    let tenant = tenant.map(Tenant::new).transpose()?;
+    let tenant = tenant
+        .map(|id| Tenant::new(id, "delegated tenant id"))
+        .transpose()?;
     wait(client, op, request_id, tenant, options).await
 }
 

@@ -103,12 +103,23 @@ pub struct Config {
     pub(crate) user_agent: String,
     pub(crate) token_refresh_margin: Duration,
     pub(crate) unit_token: Option<Secret>,
+    pub(crate) call_timeout: Duration,
+    pub(crate) max_body_size: usize,
 }
+
+/// Default of [`Config::max_body_size`]: 64 MiB.
+pub const DEFAULT_MAX_BODY_SIZE: usize = 64 * 1024 * 1024;
+
+/// How much of an error answer's body is kept at most: 1 MiB (or
+/// [`Config::max_body_size`] when that is smaller). The rest is not read.
+pub const MAX_ERROR_BODY_SIZE: usize = 1024 * 1024;
 
 impl Config {
     /// Default settings for the given credentials: North America, 10 s
-    /// connect timeout, 60 s request timeout, default [`RetryPolicy`],
-    /// tokens renewed 60 s before they expire.
+    /// connect timeout, 30 s per attempt, 120 s per call (retries and the
+    /// token request included), default [`RetryPolicy`], tokens renewed 60 s
+    /// (at most a tenth of their lifetime) before they expire, bodies up to
+    /// 64 MiB.
     pub fn new(credentials: Credentials) -> Self {
         Config {
             credentials,
@@ -120,11 +131,13 @@ impl Config {
             token_tenant_id: None,
             delegated_tenant: None,
             connect_timeout: Duration::from_secs(10),
-            request_timeout: Duration::from_secs(60),
+            request_timeout: Duration::from_secs(30),
             retry: RetryPolicy::default(),
             user_agent: concat!("ruckus-one-rust/", env!("CARGO_PKG_VERSION")).to_owned(),
             token_refresh_margin: Duration::from_secs(60),
             unit_token: None,
+            call_timeout: Duration::from_secs(120),
+            max_body_size: DEFAULT_MAX_BODY_SIZE,
         }
     }
 
@@ -164,7 +177,9 @@ impl Config {
         self
     }
 
-    /// The tenant that owns the application token. With it the token URL is
+    /// The tenant that owns the application token (a tenant id as described
+    /// at [`delegated_tenant`](Config::delegated_tenant), checked by
+    /// [`Client::new`](crate::Client::new)). With it the token URL is
     /// [`AuthSettings::token_url`](crate::AuthSettings::token_url) (with
     /// `{tenant_id}` filled in); without it
     /// [`AuthSettings::token_url_without_tenant`](crate::AuthSettings::token_url_without_tenant).
@@ -175,6 +190,16 @@ impl Config {
 
     /// Acts on a delegated account: every request carries this tenant id in
     /// the tenant header.
+    ///
+    /// A tenant id (here, in [`Client::with_tenant`](crate::Client::with_tenant),
+    /// [`Request::tenant`](crate::Request::tenant) and
+    /// [`token_tenant_id`](Config::token_tenant_id)) has 1 to 128 characters,
+    /// all visible ASCII (`!` to `~`: no space, no control or non-ASCII
+    /// character, so no leading or trailing white space either). Any other
+    /// value is refused with [`Error::InvalidTenantId`](crate::Error::InvalidTenantId)
+    /// before anything is sent: it is never trimmed or re-encoded into
+    /// another tenant's id. [`Client::new`](crate::Client::new) checks this
+    /// one.
     pub fn delegated_tenant(mut self, tenant_id: impl Into<String>) -> Self {
         self.delegated_tenant = Some(tenant_id.into());
         self
@@ -186,10 +211,46 @@ impl Config {
         self
     }
 
-    /// Time allowed for one attempt, from connecting until the whole response
-    /// body has arrived. Default 60 s.
+    /// Time allowed for one attempt (one token request, or one request to
+    /// the API), from connecting until the whole response body has arrived.
+    /// Default 30 s, so that the default three attempts fit in the default
+    /// [`call_timeout`](Config::call_timeout).
     pub fn request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = timeout;
+        self
+    }
+
+    /// Time allowed for a whole call: obtaining the access token (or waiting
+    /// for another call that is obtaining it), every attempt and every wait
+    /// between attempts. Default 120 s.
+    ///
+    /// Each attempt gets at most the time left; a retry whose wait would end
+    /// after the deadline is not made, the last failure is returned instead.
+    /// When the deadline passes during an attempt the call fails with
+    /// [`Error::Timeout`](crate::Error::Timeout). Waiting for an activity
+    /// ([`Request::send_and_wait`](crate::Request::send_and_wait)) and paging
+    /// are made of several calls: the deadline applies to each of them, the
+    /// wait has its own [`WaitOptions::timeout`](crate::WaitOptions::timeout).
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.call_timeout = timeout;
+        self
+    }
+
+    /// Largest response body read, in bytes. Default 64 MiB
+    /// ([`DEFAULT_MAX_BODY_SIZE`]).
+    ///
+    /// Bodies are read in chunks as they arrive. A success answer whose body
+    /// is larger (by its `Content-Length`, or once more has arrived) fails
+    /// with [`Error::BodyTooLarge`](crate::Error::BodyTooLarge); the rest is
+    /// not read. The limit applies to every `send_*` method, downloads with
+    /// `send_bytes` included; [`Request::max_body_size`](crate::Request::max_body_size)
+    /// changes it for one call. Of an error answer at most
+    /// [`MAX_ERROR_BODY_SIZE`] (1 MiB, or this limit if smaller) is kept:
+    /// the call still fails with its status
+    /// ([`ApiError::is_body_truncated`](crate::ApiError::is_body_truncated)
+    /// tells that the body was cut).
+    pub fn max_body_size(mut self, bytes: usize) -> Self {
+        self.max_body_size = bytes;
         self
     }
 
@@ -207,6 +268,13 @@ impl Config {
 
     /// How long before its expiry a cached access token is replaced. Default
     /// 60 s.
+    ///
+    /// The margin used for a token is the smaller of this and a tenth of the
+    /// token's lifetime, so a short-lived token is still reused for most of
+    /// its life (a 30 s token for 27 s). The lifetime is the token answer's
+    /// `expires_in`; when that is missing, not a number, zero or negative,
+    /// one hour is assumed (a `401` answer renews a token that expired
+    /// earlier than assumed, see [`Client`](crate::Client)).
     pub fn token_refresh_margin(mut self, margin: Duration) -> Self {
         self.token_refresh_margin = margin;
         self

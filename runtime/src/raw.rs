@@ -89,7 +89,8 @@ impl<'a> RawRequest<'a> {
     }
 
     /// Acts on this delegated tenant for this call only, overriding the
-    /// client's.
+    /// client's. An invalid id (see [`Request::tenant`]) makes the call fail
+    /// with [`Error::InvalidTenantId`] before anything is sent.
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.inner.tenant(tenant_id);
         self
@@ -118,6 +119,13 @@ impl<'a> RawRequest<'a> {
     /// Sets the `Accept` header (default `application/json`).
     pub fn accept(mut self, accept: &str) -> Self {
         self.inner.media_types(Some(accept), None);
+        self
+    }
+
+    /// Largest response body read for this call (see
+    /// [`Request::max_body_size`]).
+    pub fn max_body_size(mut self, bytes: usize) -> Self {
+        self.inner.max_body_size(bytes);
         self
     }
 

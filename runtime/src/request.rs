@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::activity::{self, WaitOptions};
 use crate::client::{Client, Tenant};
 use crate::error::Error;
-use crate::execute::{Prepared, execute};
+use crate::execute::{CallOptions, Prepared, execute};
 use crate::multipart::Multipart;
 use crate::operation::{Api, ErrorFamily, Method, Operation};
 use crate::path;
@@ -24,7 +24,8 @@ use crate::response::RawResponse;
 /// Problems found while building (a body that cannot be serialized, an
 /// invalid header value, an empty path parameter, a version index out of
 /// range) do not panic: the first one is kept and returned by the `send_*`
-/// method as [`Error::InvalidRequest`], without sending anything.
+/// method as [`Error::InvalidRequest`] (an invalid tenant id as
+/// [`Error::InvalidTenantId`]), without sending anything.
 ///
 /// Headers managed by the runtime (`Authorization`, `Accept`,
 /// `Content-Type` of a body, the tenant header when a tenant is set) replace
@@ -39,7 +40,27 @@ pub struct Request<'a> {
     body: Body,
     tenant: Option<Tenant>,
     version: usize,
-    error: Option<String>,
+    error: Option<BuildError>,
+    options: CallOptions,
+}
+
+/// The first problem found while building a request, returned when it is
+/// sent.
+#[derive(Clone, Debug)]
+enum BuildError {
+    /// Becomes [`Error::InvalidRequest`].
+    Invalid(String),
+    /// Becomes [`Error::InvalidTenantId`].
+    Tenant(String),
+}
+
+impl From<BuildError> for Error {
+    fn from(error: BuildError) -> Error {
+        match error {
+            BuildError::Invalid(message) => Error::InvalidRequest { message },
+            BuildError::Tenant(message) => Error::InvalidTenantId { message },
+        }
+    }
 }
 
 /// What a request calls: a generated operation, or a call described at run
@@ -92,7 +113,7 @@ impl<'a> Request<'a> {
     pub fn new(client: &'a Client, op: &'static Operation, path_params: &[&str]) -> Request<'a> {
         let (path, error) = match path::expand(op.path, path_params) {
             Ok(path) => (path, None),
-            Err(message) => (String::new(), Some(message)),
+            Err(message) => (String::new(), Some(BuildError::Invalid(message))),
         };
         Request {
             client,
@@ -104,6 +125,7 @@ impl<'a> Request<'a> {
             tenant: None,
             version: 0,
             error,
+            options: CallOptions::default(),
         }
     }
 
@@ -130,12 +152,13 @@ impl<'a> Request<'a> {
             tenant: None,
             version: 0,
             error: None,
+            options: CallOptions::default(),
         }
     }
 
     fn fail(&mut self, message: impl FnOnce() -> String) {
         if self.error.is_none() {
-            self.error = Some(message());
+            self.error = Some(BuildError::Invalid(message()));
         }
     }
 
@@ -212,15 +235,29 @@ impl<'a> Request<'a> {
     }
 
     /// Acts on this delegated tenant for this call only, overriding the
-    /// client's.
+    /// client's. An id that breaks the rule given at
+    /// [`Config::delegated_tenant`](crate::Config::delegated_tenant) makes
+    /// the call fail with [`Error::InvalidTenantId`] when sent, before
+    /// anything is sent.
     pub fn tenant(&mut self, tenant_id: &str) {
-        match Tenant::new(tenant_id) {
+        match Tenant::new(tenant_id, "delegated tenant id") {
             Ok(tenant) => self.tenant = Some(tenant),
-            Err(e) => self.fail(|| match e {
-                Error::InvalidRequest { message } => message,
-                other => other.to_string(),
-            }),
+            Err(e) => {
+                if self.error.is_none() {
+                    self.error = Some(match e {
+                        Error::InvalidTenantId { message } => BuildError::Tenant(message),
+                        other => BuildError::Invalid(other.to_string()),
+                    });
+                }
+            }
         }
+    }
+
+    /// Largest response body read for this call, in bytes, instead of
+    /// [`Config::max_body_size`](crate::Config::max_body_size) (for example
+    /// for a large download with [`send_bytes`](Self::send_bytes)).
+    pub fn max_body_size(&mut self, bytes: usize) {
+        self.options.max_body_size = Some(bytes);
     }
 
     /// Sets a body sent with `content_type` (raw requests).
@@ -378,8 +415,8 @@ impl<'a> Request<'a> {
     }
 
     fn prepare(self) -> Result<Prepared, Error> {
-        if let Some(message) = self.error {
-            return Err(Error::InvalidRequest { message });
+        if let Some(error) = self.error {
+            return Err(error.into());
         }
         // What the target says: method, API, error family, `Accept`, and the
         // `Content-Type` that overrides the body's default.
@@ -470,6 +507,7 @@ impl<'a> Request<'a> {
             family,
             auth: api.auth,
             api: api.name,
+            options: self.options,
         })
     }
 }

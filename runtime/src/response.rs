@@ -6,21 +6,35 @@ use bytes::Bytes;
 use reqwest::header::HeaderMap;
 
 use crate::error::{DecodeError, Error};
+use crate::mask::Masker;
 
 /// A success answer (status 2xx) with its headers and body.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct RawResponse {
     status: u16,
     headers: HeaderMap,
     body: Bytes,
+    /// The secrets of the call, masked in decode errors.
+    masker: Masker,
+}
+
+impl std::fmt::Debug for RawResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RawResponse")
+            .field("status", &self.status)
+            .field("headers", &self.headers)
+            .field("body", &self.body)
+            .finish()
+    }
 }
 
 impl RawResponse {
-    pub(crate) fn new(status: u16, headers: HeaderMap, body: Bytes) -> Self {
+    pub(crate) fn new(status: u16, headers: HeaderMap, body: Bytes, masker: Masker) -> Self {
         RawResponse {
             status,
             headers,
             body,
+            masker,
         }
     }
 
@@ -57,7 +71,8 @@ impl RawResponse {
 
     /// The [`Error::Decode`] for this answer, whose body could not be decoded
     /// because of `err`. The request id is the `x-request-id` header, or else
-    /// the body's top-level `requestId`.
+    /// the body's top-level `requestId`. Echoed secrets are masked in the
+    /// body and the message.
     pub(crate) fn into_decode_error(self, err: impl Display) -> Error {
         let request_id = self.request_id().map(str::to_owned).or_else(|| {
             match serde_json::from_slice::<serde_json::Value>(&self.body) {
@@ -71,8 +86,8 @@ impl RawResponse {
         Error::Decode(DecodeError::new(
             self.status,
             request_id,
-            err.to_string(),
-            self.body,
+            self.masker.mask_str(&err.to_string()),
+            self.masker.mask_bytes(self.body, false),
         ))
     }
 }
