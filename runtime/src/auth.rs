@@ -3,10 +3,10 @@
 
 use std::fmt;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use bytes::Bytes;
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue, RETRY_AFTER, USER_AGENT};
 use serde_json::Value;
 
 use crate::body::read_limited;
@@ -16,6 +16,7 @@ use crate::error::{Error, one_line, snippet};
 use crate::error_body;
 use crate::mask::Masker;
 use crate::operation::ErrorFamily;
+use crate::retry::{RetryPolicy, parse_retry_after};
 
 /// Lifetime assumed when the token response has no usable `expires_in`
 /// (missing, not a number, zero or negative).
@@ -35,6 +36,10 @@ pub(crate) struct Token {
     renew_at: Instant,
     /// Masks the client secret and this token.
     masker: Masker,
+    /// The lifetime the token endpoint gave (or the one assumed).
+    lifetime: Duration,
+    /// How long after it was requested the token is used.
+    reused_for: Duration,
 }
 
 impl Token {
@@ -68,6 +73,8 @@ pub(crate) struct TokenSource {
     /// Held while a token is being fetched, so that concurrent callers wait
     /// for that one request instead of sending their own.
     fetching: tokio::sync::Mutex<()>,
+    /// A `User-Agent` to send (with a caller-built client).
+    user_agent: Option<HeaderValue>,
 }
 
 impl fmt::Debug for TokenSource {
@@ -85,6 +92,7 @@ impl TokenSource {
         credentials: Credentials,
         margin: Duration,
         timeout: Duration,
+        user_agent: Option<HeaderValue>,
     ) -> Self {
         TokenSource {
             url,
@@ -93,6 +101,7 @@ impl TokenSource {
             timeout,
             current: Mutex::new(None),
             fetching: tokio::sync::Mutex::new(()),
+            user_agent,
         }
     }
 
@@ -107,11 +116,14 @@ impl TokenSource {
 
     /// A token that is not about to expire, fetching one if needed. However
     /// many callers arrive at once, only one token request is in flight.
-    /// Each token request gets at most the time left before `deadline`.
+    /// Token requests are repeated as `policy` says (on `429`, `500`,
+    /// `502`, `503`, `504`, timeouts and transport errors), each getting at
+    /// most the time left before `deadline`.
     pub(crate) async fn get(
         &self,
         http: &reqwest::Client,
         deadline: &Deadline,
+        policy: &RetryPolicy,
     ) -> Result<Arc<Token>, Error> {
         if let Some(token) = self.cached() {
             return Ok(token);
@@ -120,9 +132,63 @@ impl TokenSource {
         if let Some(token) = self.cached() {
             return Ok(token);
         }
-        let token = Arc::new(self.fetch(http, deadline).await?);
+        let token = Arc::new(self.fetch_with_retries(http, deadline, policy).await?);
         *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(token.clone());
         Ok(token)
+    }
+
+    async fn fetch_with_retries(
+        &self,
+        http: &reqwest::Client,
+        deadline: &Deadline,
+        policy: &RetryPolicy,
+    ) -> Result<Token, Error> {
+        let mut failed = 0u32;
+        loop {
+            tracing::debug!(
+                target: "ruckus_one_runtime",
+                url = %self.url,
+                attempt = failed + 1,
+                "requesting an access token"
+            );
+            let refusal = match self.fetch(http, deadline).await {
+                Ok(token) => {
+                    tracing::debug!(
+                        target: "ruckus_one_runtime",
+                        lifetime_s = token.lifetime.as_secs(),
+                        reused_for_s = token.reused_for.as_secs(),
+                        "access token obtained"
+                    );
+                    return Ok(token);
+                }
+                Err(refusal) => refusal,
+            };
+            failed += 1;
+            let reason = failure_reason(&refusal.error);
+            if refusal.retryable && failed < policy.attempts() {
+                match policy.delay(failed, refusal.retry_after) {
+                    Some(wait) if deadline.allows_wait(wait) => {
+                        tracing::info!(
+                            target: "ruckus_one_runtime",
+                            attempt = failed,
+                            delay_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
+                            reason = %reason,
+                            "retrying the access token request"
+                        );
+                        tokio::time::sleep(wait).await;
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            tracing::warn!(
+                target: "ruckus_one_runtime",
+                attempts = failed,
+                reason = %reason,
+                "no access token could be obtained"
+            );
+            return Err(refusal.error);
+        }
     }
 
     /// Forgets `used` if it is still the cached token (a concurrent caller
@@ -134,55 +200,110 @@ impl TokenSource {
         }
     }
 
-    async fn fetch(&self, http: &reqwest::Client, deadline: &Deadline) -> Result<Token, Error> {
+    /// One token request.
+    async fn fetch(&self, http: &reqwest::Client, deadline: &Deadline) -> Result<Token, Refusal> {
         let secret = self.credentials.client_secret().expose();
         let form = serde_urlencoded::to_string([
             ("grant_type", "client_credentials"),
             ("client_id", self.credentials.client_id()),
             ("client_secret", secret),
         ])
-        .map_err(|_| auth_error(None, "the credentials could not be form-encoded"))?;
+        .map_err(|_| {
+            Refusal::last(auth_error(
+                None,
+                "the credentials could not be form-encoded",
+            ))
+        })?;
         let started = Instant::now();
-        let response = http
+        let mut request = http
             .post(&self.url)
             .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
             .header(ACCEPT, "application/json")
-            .timeout(deadline.cap(self.timeout))
-            .body(form)
-            .send()
-            .await
-            .map_err(Error::from_reqwest)?;
+            .timeout(deadline.cap(self.timeout));
+        if let Some(user_agent) = &self.user_agent {
+            request = request.header(USER_AGENT, user_agent.clone());
+        }
+        let transport = |e: reqwest::Error| {
+            let error = Error::from_reqwest(e);
+            Refusal {
+                retryable: matches!(error, Error::Timeout | Error::Transport(_)),
+                error,
+                retry_after: None,
+            }
+        };
+        let response = request.body(form).send().await.map_err(transport)?;
         let status = response.status().as_u16();
         if (300..400).contains(&status) {
-            return Err(auth_error(
+            return Err(Refusal::last(auth_error(
                 Some(status),
                 "the token endpoint answered with a redirect (often a login page): \
                  check the region, base URL and token URL",
-            ));
+            )));
         }
+        let retry_after = response
+            .headers()
+            .get(RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| parse_retry_after(v, SystemTime::now()));
         let body = read_limited(response, TOKEN_BODY_LIMIT, false)
             .await
-            .map_err(Error::from_reqwest)?;
+            .map_err(transport)?;
         if !(200..300).contains(&status) {
             let masker = Masker::new([secret]);
             let text = refusal_text(&body.bytes, body.exceeded, &masker);
-            return Err(auth_error(
-                Some(status),
-                &format!("the token endpoint refused the request: {text}"),
-            ));
+            return Err(Refusal {
+                error: auth_error(
+                    Some(status),
+                    &format!("the token endpoint refused the request: {text}"),
+                ),
+                retryable: matches!(status, 429 | 500 | 502 | 503 | 504),
+                retry_after,
+            });
         }
         if body.exceeded {
-            return Err(auth_error(
+            return Err(Refusal::last(auth_error(
                 Some(status),
                 "the token endpoint's answer is larger than 64 KiB",
-            ));
+            )));
         }
         parse_token(&body.bytes, started, self.margin, secret).ok_or_else(|| {
-            auth_error(
+            Refusal::last(auth_error(
                 Some(status),
                 "the token endpoint's answer is not a JSON object with a usable `access_token`",
-            )
+            ))
         })
+    }
+}
+
+/// A failed token request.
+struct Refusal {
+    error: Error,
+    /// Whether repeating the request may help.
+    retryable: bool,
+    /// The answer's `Retry-After`.
+    retry_after: Option<Duration>,
+}
+
+impl Refusal {
+    /// A failure no repetition can cure.
+    fn last(error: Error) -> Refusal {
+        Refusal {
+            error,
+            retryable: false,
+            retry_after: None,
+        }
+    }
+}
+
+/// Why an attempt failed, for traces (never a body).
+pub(crate) fn failure_reason(error: &Error) -> String {
+    match error {
+        Error::Timeout => "timeout".to_owned(),
+        Error::Transport(_) => "transport error".to_owned(),
+        other => match other.status() {
+            Some(status) => format!("HTTP {status}"),
+            None => "error".to_owned(),
+        },
     }
 }
 
@@ -250,6 +371,8 @@ fn parse_token(body: &[u8], started: Instant, margin: Duration, secret: &str) ->
         header,
         renew_at,
         masker: Masker::new([secret, access_token]),
+        lifetime,
+        reused_for: reuse,
     })
 }
 
@@ -331,6 +454,8 @@ mod tests {
             header: HeaderValue::from_static("Bearer x"),
             renew_at,
             masker: Masker::default(),
+            lifetime: Duration::ZERO,
+            reused_for: Duration::ZERO,
         };
         assert!(token(now + Duration::from_secs(30)).usable());
         assert!(!token(now).usable());

@@ -90,6 +90,20 @@ pub(crate) struct Shared {
     pub(crate) tokens: TokenSource,
     /// Masks the client secret and the unit token.
     pub(crate) unit_masker: Masker,
+    /// A `User-Agent` to send with every request (with a caller-built
+    /// client whose user agent was chosen in the configuration).
+    pub(crate) user_agent: Option<HeaderValue>,
+}
+
+/// With rustls on ring only (`tls-ring` without `tls-aws-lc`), installs
+/// ring as the process's default crypto provider unless one is installed:
+/// reqwest needs one to build a client. Otherwise nothing.
+pub(crate) fn ensure_crypto_provider() {
+    #[cfg(all(feature = "tls-ring", not(feature = "tls-aws-lc")))]
+    if rustls::crypto::CryptoProvider::get_default().is_none() {
+        // Another thread may install one meanwhile: either is fine.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    }
 }
 
 impl Client {
@@ -119,22 +133,33 @@ impl Client {
         let user_agent = HeaderValue::from_str(&config.user_agent).map_err(|_| {
             Error::invalid("the user agent contains characters not allowed in a header")
         })?;
+        // Sent with every request when the caller chose it for their own
+        // client; the runtime's own client sends it by default.
+        let user_agent_header =
+            (config.http_client.is_some() && config.user_agent_set).then(|| user_agent.clone());
         let tenant = config
             .delegated_tenant
             .as_deref()
             .map(|id| Tenant::new(id, "delegated tenant id"))
             .transpose()?;
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(config.connect_timeout)
-            .user_agent(user_agent)
-            .build()
-            .map_err(|e| Error::Transport(Box::new(e)))?;
+        let http = match &config.http_client {
+            Some(client) => client.0.clone(),
+            None => {
+                ensure_crypto_provider();
+                reqwest::Client::builder()
+                    .redirect(reqwest::redirect::Policy::none())
+                    .connect_timeout(config.connect_timeout)
+                    .user_agent(user_agent)
+                    .build()
+                    .map_err(|e| Error::Transport(Box::new(e)))?
+            }
+        };
         let tokens = TokenSource::new(
             token_url,
             config.credentials.clone(),
             config.token_refresh_margin,
             config.request_timeout,
+            user_agent_header.clone(),
         );
         let unit_masker = Masker::new(
             [
@@ -151,6 +176,7 @@ impl Client {
                 tenant_header,
                 tokens,
                 unit_masker,
+                user_agent: user_agent_header,
             }),
             tenant,
         })

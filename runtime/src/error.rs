@@ -62,6 +62,14 @@ pub enum Error {
         /// Which tenant id, and what is wrong with it.
         message: String,
     },
+    /// A variable read by [`Config::from_env`](crate::Config::from_env) is
+    /// missing or invalid.
+    Env {
+        /// The variable, for example `RUCKUS_REGION`.
+        variable: &'static str,
+        /// What is wrong: `is not set`, `is empty`, `is not a region: ...`.
+        problem: &'static str,
+    },
 }
 
 impl Error {
@@ -206,6 +214,9 @@ impl fmt::Display for Error {
                 "the HTTP {status} response body is larger than the limit of {limit} bytes"
             ),
             Error::InvalidTenantId { message } => write!(f, "invalid tenant id: {message}"),
+            Error::Env { variable, problem } => {
+                write!(f, "environment variable {variable} {problem}")
+            }
         }
     }
 }

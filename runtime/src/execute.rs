@@ -4,9 +4,10 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use bytes::Bytes;
-use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue, RETRY_AFTER};
+use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue, RETRY_AFTER, USER_AGENT};
+use tracing::{Instrument, Span};
 
-use crate::auth::Token;
+use crate::auth::{Token, failure_reason};
 use crate::body::read_limited;
 use crate::client::{Client, Shared};
 use crate::config::MAX_ERROR_BODY_SIZE;
@@ -42,6 +43,10 @@ pub(crate) struct Prepared {
     /// Name of the API, for error messages.
     pub(crate) api: &'static str,
     pub(crate) options: CallOptions,
+    /// Operation id (`raw` for raw requests), for traces.
+    pub(crate) operation: &'static str,
+    /// Path template (the path of raw requests), for traces.
+    pub(crate) path_template: String,
 }
 
 /// How one attempt failed.
@@ -54,6 +59,9 @@ struct Failed {
     retry_after: Option<Duration>,
     /// The access token the API refused with `401`.
     refused_token: Option<Arc<Token>>,
+    /// No access token could be obtained; the token requests were already
+    /// repeated as the policy allows.
+    no_token: bool,
 }
 
 impl Failed {
@@ -63,6 +71,7 @@ impl Failed {
             sent: false,
             retry_after: None,
             refused_token: None,
+            no_token: false,
         }
     }
 
@@ -82,7 +91,8 @@ struct Settings<'a> {
 }
 
 /// Sends `req`, repeating it as the retry policy allows and once more with a
-/// fresh token after a `401`, all within the call's deadline.
+/// fresh token after a `401`, all within the call's deadline, inside a
+/// `ruckus_one.call` span.
 pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawResponse, Error> {
     let config = &client.shared().config;
     let deadline = Deadline::after(req.options.call_timeout.unwrap_or(config.call_timeout));
@@ -94,9 +104,87 @@ pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawRespons
             .unwrap_or(config.request_timeout),
         max_body_size: req.options.max_body_size.unwrap_or(config.max_body_size),
     };
-    deadline
-        .run(attempts(client, &req, &settings, &deadline))
-        .await
+    let span = tracing::info_span!(
+        target: "ruckus_one_runtime",
+        "ruckus_one.call",
+        operation = req.operation,
+        method = req.method.as_str(),
+        path = req.path_template.as_str(),
+        api = req.api,
+        attempts = tracing::field::Empty,
+        status = tracing::field::Empty,
+        request_id = tracing::field::Empty,
+        duration_ms = tracing::field::Empty,
+        error = tracing::field::Empty,
+        code = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
+    let result = deadline
+        .run(attempts(client, &req, &settings, &deadline, &span))
+        .instrument(span.clone())
+        .await;
+    if !span.is_disabled() {
+        record_outcome(&span, &result, started.elapsed());
+    }
+    result
+}
+
+/// Records the outcome of a call on its span, and says it in an event.
+fn record_outcome(span: &Span, result: &Result<RawResponse, Error>, elapsed: Duration) {
+    let duration_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+    span.record("duration_ms", duration_ms);
+    match result {
+        Ok(response) => {
+            span.record("status", response.status());
+            if let Some(id) = response.request_id() {
+                span.record("request_id", id);
+            }
+            tracing::debug!(
+                target: "ruckus_one_runtime",
+                parent: span,
+                status = response.status(),
+                duration_ms,
+                "call succeeded"
+            );
+        }
+        Err(error) => {
+            let kind = error_kind(error);
+            span.record("error", kind);
+            if let Some(status) = error.status() {
+                span.record("status", status);
+            }
+            if let Some(id) = error.request_id() {
+                span.record("request_id", id);
+            }
+            if let Some(code) = error.code() {
+                span.record("code", code);
+            }
+            tracing::debug!(
+                target: "ruckus_one_runtime",
+                parent: span,
+                error = kind,
+                status = error.status(),
+                duration_ms,
+                "call failed"
+            );
+        }
+    }
+}
+
+/// The kind of an error, for traces.
+fn error_kind(error: &Error) -> &'static str {
+    match error {
+        Error::Transport(_) => "transport",
+        Error::Timeout => "timeout",
+        Error::Auth { .. } => "auth",
+        Error::Api(_) => "api",
+        Error::Decode(_) => "decode",
+        Error::InvalidRequest { .. } => "invalid_request",
+        Error::Activity(_) => "activity",
+        Error::BodyTooLarge { .. } => "body_too_large",
+        Error::InvalidTenantId { .. } => "invalid_tenant_id",
+        Error::Env { .. } => "env",
+    }
 }
 
 async fn attempts(
@@ -104,40 +192,79 @@ async fn attempts(
     req: &Prepared,
     settings: &Settings<'_>,
     deadline: &Deadline,
+    span: &Span,
 ) -> Result<RawResponse, Error> {
     let shared = client.shared();
     let policy = settings.policy;
     let attempts = policy.attempts();
     let idempotent = req.method.is_idempotent();
     let mut failed = 0u32;
+    let mut sent = 0u32;
     let mut renewed_token = false;
     let unit_token = match req.auth {
         ApiAuth::ClientCredentials => None,
         ApiAuth::UnitToken => Some(unit_token_header(client, req.api)?),
     };
     loop {
-        let failure = match attempt(shared, req, unit_token.as_ref(), settings, deadline).await {
-            Ok(response) => return Ok(response),
-            Err(failure) => failure,
-        };
+        sent += 1;
+        span.record("attempts", sent);
+        let failure =
+            match attempt(shared, req, unit_token.as_ref(), settings, deadline, span).await {
+                Ok(response) => return Ok(response),
+                Err(failure) => failure,
+            };
         if let (Some(token), false) = (&failure.refused_token, renewed_token) {
+            tracing::debug!(
+                target: "ruckus_one_runtime",
+                "the access token was refused (HTTP 401): renewing it and repeating the call"
+            );
             renewed_token = true;
             shared.tokens.invalidate(token);
             continue;
         }
         failed += 1;
-        let retryable = failure
-            .error
-            .failure()
-            .is_some_and(|f| f.is_retryable(idempotent || !failure.sent));
+        let retryable = !failure.no_token
+            && failure
+                .error
+                .failure()
+                .is_some_and(|f| f.is_retryable(idempotent || !failure.sent));
         if !retryable || failed >= attempts {
             return Err(failure.error);
         }
+        let reason = failure_reason(&failure.error);
         // A service that asks for a longer wait than the policy allows, or
         // a wait that would end after the deadline: the error now.
         match policy.delay(failed, failure.retry_after) {
-            Some(wait) if deadline.allows_wait(wait) => tokio::time::sleep(wait).await,
-            _ => return Err(failure.error),
+            Some(wait) if deadline.allows_wait(wait) => {
+                tracing::info!(
+                    target: "ruckus_one_runtime",
+                    attempt = sent,
+                    delay_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
+                    reason = %reason,
+                    retry_after_s = failure.retry_after.map(|d| d.as_secs()),
+                    "retrying"
+                );
+                tokio::time::sleep(wait).await;
+            }
+            Some(_) => {
+                tracing::info!(
+                    target: "ruckus_one_runtime",
+                    attempt = sent,
+                    reason = %reason,
+                    "not retrying: the wait would end after the call's deadline"
+                );
+                return Err(failure.error);
+            }
+            None => {
+                tracing::info!(
+                    target: "ruckus_one_runtime",
+                    attempt = sent,
+                    reason = %reason,
+                    retry_after_s = failure.retry_after.map(|d| d.as_secs()),
+                    "not retrying: the service asks to wait longer than the retry policy allows"
+                );
+                return Err(failure.error);
+            }
         }
     }
 }
@@ -149,15 +276,19 @@ async fn attempt(
     unit_token: Option<&HeaderValue>,
     settings: &Settings<'_>,
     deadline: &Deadline,
+    span: &Span,
 ) -> Result<RawResponse, Failed> {
     let token = match unit_token {
         Some(_) => None,
         None => Some(
             shared
                 .tokens
-                .get(&shared.http, deadline)
+                .get(&shared.http, deadline, settings.policy)
                 .await
-                .map_err(Failed::unsent)?,
+                .map_err(|error| Failed {
+                    no_token: true,
+                    ..Failed::unsent(error)
+                })?,
         ),
     };
     let masker = match &token {
@@ -167,6 +298,9 @@ async fn attempt(
     let mut headers = req.headers.clone();
     if let Some(value) = token.as_ref().map(|t| t.header()).or(unit_token) {
         headers.insert(AUTHORIZATION, value.clone());
+    }
+    if let Some(user_agent) = &shared.user_agent {
+        headers.insert(USER_AGENT, user_agent.clone());
     }
     let mut builder = shared
         .http
@@ -192,6 +326,7 @@ async fn attempt(
     }
     .await;
     let (status, headers, body) = outcome.map_err(|e| Failed::sent(Error::from_reqwest(e)))?;
+    span.record("status", status);
     if (200..300).contains(&status) {
         if body.exceeded {
             return Err(Failed::sent(Error::BodyTooLarge {

@@ -3,6 +3,7 @@
 use std::fmt::{Display, Write as _};
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 use bytes::Bytes;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
@@ -17,7 +18,8 @@ use crate::execute::{CallOptions, Prepared, execute};
 use crate::multipart::Multipart;
 use crate::operation::{Api, ErrorFamily, Method, Operation};
 use crate::path;
-use crate::response::RawResponse;
+use crate::response::{RawResponse, Response};
+use crate::retry::RetryPolicy;
 
 /// One call of an [`Operation`], built by generated code and then sent.
 ///
@@ -306,15 +308,7 @@ impl<'a> Request<'a> {
     /// Sends the request and decodes the JSON success body into `T`. An empty
     /// body is decoded as JSON `null` (so `()` and `Option<_>` accept it).
     pub async fn send_json<T: DeserializeOwned>(self) -> Result<T, Error> {
-        let raw = self.send_boxed().await?;
-        let body = raw.body();
-        let is_blank = body.iter().all(u8::is_ascii_whitespace);
-        let result = if is_blank {
-            serde_json::from_slice(b"null")
-        } else {
-            serde_json::from_slice(body)
-        };
-        result.map_err(|e| raw.into_decode_error(e))
+        self.send_boxed().await?.json()
     }
 
     /// Sends the request and ignores the success body.
@@ -331,13 +325,73 @@ impl<'a> Request<'a> {
     /// `text/csv`). A body that is not valid UTF-8 is an [`Error::Decode`]
     /// keeping the status, request id and bytes.
     pub async fn send_text(self) -> Result<String, Error> {
+        self.send_boxed().await?.text()
+    }
+
+    /// Sends the request and returns the body decoded by `decode` together
+    /// with the answer's status and headers (and so its request id): the
+    /// one entry point of the `send_*_with_response` methods, for other
+    /// decodings.
+    ///
+    /// ```no_run
+    /// # async fn example(request: ruckus_one_runtime::Request<'_>) -> Result<(), ruckus_one_runtime::Error> {
+    /// use ruckus_one_runtime::RawResponse;
+    /// let response = request.send_with_meta(|raw: &RawResponse| Ok(raw.body().len())).await?;
+    /// println!("{} bytes, request id {:?}", response.body(), response.request_id());
+    /// # Ok(()) }
+    /// ```
+    pub async fn send_with_meta<T, F>(self, decode: F) -> Result<Response<T>, Error>
+    where
+        F: FnOnce(&RawResponse) -> Result<T, Error>,
+    {
         let raw = self.send_boxed().await?;
-        match std::str::from_utf8(raw.body()) {
-            Ok(text) => Ok(text.to_owned()),
-            Err(e) => Err(raw.into_decode_error(format_args!(
-                "the response body is not valid UTF-8 text: {e}"
-            ))),
-        }
+        let body = decode(&raw)?;
+        Ok(raw.with_body(body))
+    }
+
+    /// [`send_json`](Self::send_json) with the answer's status, headers and
+    /// request id.
+    pub async fn send_json_with_response<T: DeserializeOwned>(self) -> Result<Response<T>, Error> {
+        self.send_with_meta(RawResponse::json).await
+    }
+
+    /// [`send_text`](Self::send_text) with the answer's status, headers and
+    /// request id.
+    pub async fn send_text_with_response(self) -> Result<Response<String>, Error> {
+        self.send_with_meta(RawResponse::text).await
+    }
+
+    /// [`send_bytes`](Self::send_bytes) with the answer's status, headers
+    /// and request id.
+    pub async fn send_bytes_with_response(self) -> Result<Response<Bytes>, Error> {
+        self.send_with_meta(|raw| Ok(raw.body().clone())).await
+    }
+
+    /// [`send_empty`](Self::send_empty) with the answer's status, headers
+    /// and request id.
+    pub async fn send_empty_with_response(self) -> Result<Response<()>, Error> {
+        self.send_with_meta(|_| Ok(())).await
+    }
+
+    /// Time allowed for this whole call (token request, attempts and waits
+    /// between them), instead of
+    /// [`Config::call_timeout`](crate::Config::call_timeout).
+    pub fn timeout(&mut self, timeout: Duration) {
+        self.options.call_timeout = Some(timeout);
+    }
+
+    /// Time allowed for each attempt of this call, instead of
+    /// [`Config::request_timeout`](crate::Config::request_timeout).
+    pub fn attempt_timeout(&mut self, timeout: Duration) {
+        self.options.attempt_timeout = Some(timeout);
+    }
+
+    /// How this call is repeated, instead of
+    /// [`Config::retry`](crate::Config::retry) (for example
+    /// [`RetryPolicy::none`] for a call that must not be repeated). It also
+    /// applies to an access token request this call makes.
+    pub fn retry(&mut self, policy: RetryPolicy) {
+        self.options.retry = Some(policy);
     }
 
     /// Sends the request and returns the success status, headers and body.
@@ -420,6 +474,10 @@ impl<'a> Request<'a> {
         }
         // What the target says: method, API, error family, `Accept`, and the
         // `Content-Type` that overrides the body's default.
+        let (operation, path_template) = match &self.target {
+            Target::Operation(op) => (op.id, op.path.to_owned()),
+            Target::Dynamic(_) => ("raw", self.path.clone()),
+        };
         let (method, api, family, accept, declared_type) = match &self.target {
             Target::Operation(op) => {
                 let version = op.versions.get(self.version).ok_or_else(|| {
@@ -508,6 +566,8 @@ impl<'a> Request<'a> {
             auth: api.auth,
             api: api.name,
             options: self.options,
+            operation,
+            path_template,
         })
     }
 }
