@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use tracing::Instrument;
 
 use crate::client::{Client, Tenant};
 use crate::error::{ActivityError, DecodeError, Error};
@@ -74,7 +75,7 @@ pub async fn wait_for_activity<T: DeserializeOwned>(
 
 /// [`wait_for_activity`] acting for the delegated tenant `tenant` (sent in the tenant header of
 /// every poll), as a request with [`Request::tenant`] does; with `None`, exactly
-/// [`wait_for_activity`]. An invalid tenant id is an [`Error::InvalidRequest`].
+/// [`wait_for_activity`]. An invalid tenant id is an [`Error::InvalidTenantId`].
 pub async fn wait_for_activity_as<T: DeserializeOwned>(
     client: &Client,
     op: &'static Operation,
@@ -82,7 +83,9 @@ pub async fn wait_for_activity_as<T: DeserializeOwned>(
     tenant: Option<&str>,
     options: &WaitOptions,
 ) -> Result<T, Error> {
-    let tenant = tenant.map(Tenant::new).transpose()?;
+    let tenant = tenant
+        .map(|id| Tenant::new(id, "delegated tenant id"))
+        .transpose()?;
     wait(client, op, request_id, tenant, options).await
 }
 
@@ -94,7 +97,16 @@ pub(crate) async fn wait<T: DeserializeOwned>(
     tenant: Option<Tenant>,
     options: &WaitOptions,
 ) -> Result<T, Error> {
-    let activity = poll(client, op, request_id, tenant.as_ref(), options).await?;
+    let span = tracing::info_span!(
+        target: "ruckus_one_runtime",
+        "ruckus_one.wait_for_activity",
+        operation = op.id,
+        request_id,
+        polls = tracing::field::Empty,
+    );
+    let activity = poll(client, op, request_id, tenant.as_ref(), options, &span)
+        .instrument(span.clone())
+        .await?;
     serde_json::from_value(activity.clone()).map_err(|e| {
         Error::Decode(DecodeError::new(
             200,
@@ -111,21 +123,33 @@ async fn poll(
     request_id: &str,
     tenant: Option<&Tenant>,
     options: &WaitOptions,
+    span: &tracing::Span,
 ) -> Result<Value, Error> {
     let started = Instant::now();
     let mut interval = options.initial_interval;
     let mut last_status = None;
+    let mut polls = 0u32;
     loop {
         let mut request = Request::new(client, op, &[request_id]);
         if let Some(tenant) = tenant {
             request.set_tenant(tenant.clone());
         }
-        match request.send_json::<Value>().await {
+        polls += 1;
+        span.record("polls", polls);
+        let answer = request.send_json::<Value>().await;
+        match answer {
             Ok(activity) => {
                 let status = activity
                     .get("status")
                     .and_then(Value::as_str)
                     .map(str::to_owned);
+                tracing::debug!(
+                    target: "ruckus_one_runtime",
+                    request_id,
+                    poll = polls,
+                    status = status.as_deref().unwrap_or("none"),
+                    "activity polled"
+                );
                 match status.as_deref() {
                     Some("SUCCESS") => return Ok(activity),
                     Some("FAIL") => {
@@ -138,7 +162,15 @@ async fn poll(
                     _ => last_status = status,
                 }
             }
-            Err(e) if e.status() == Some(404) => {}
+            Err(e) if e.status() == Some(404) => {
+                tracing::debug!(
+                    target: "ruckus_one_runtime",
+                    request_id,
+                    poll = polls,
+                    status = "not found yet",
+                    "activity polled"
+                );
+            }
             Err(e) => return Err(e),
         }
         let waited = started.elapsed();

@@ -3,22 +3,43 @@
 
 use std::fmt;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
+use bytes::Bytes;
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue, RETRY_AFTER, USER_AGENT};
 use serde_json::Value;
 
+use crate::body::read_limited;
 use crate::config::Credentials;
-use crate::error::{Error, snippet};
+use crate::deadline::Deadline;
+use crate::error::{Error, one_line, snippet};
+use crate::error_body;
+use crate::mask::Masker;
+use crate::operation::ErrorFamily;
+use crate::retry::{RetryPolicy, parse_retry_after};
 
-/// Lifetime assumed when the token response has no usable `expires_in`.
+/// Lifetime assumed when the token response has no usable `expires_in`
+/// (missing, not a number, zero or negative).
 const DEFAULT_LIFETIME: Duration = Duration::from_secs(3600);
+
+/// The refresh margin is at most this fraction of a token's lifetime.
+const MARGIN_DIVISOR: u32 = 10;
+
+/// Largest token endpoint answer read; a token answer is a few KiB at most.
+const TOKEN_BODY_LIMIT: usize = 64 * 1024;
 
 /// A cached access token.
 pub(crate) struct Token {
     /// `Bearer <token>`, marked sensitive.
     header: HeaderValue,
-    expires_at: Instant,
+    /// When the token is replaced: its expiry less the refresh margin.
+    renew_at: Instant,
+    /// Masks the client secret and this token.
+    masker: Masker,
+    /// The lifetime the token endpoint gave (or the one assumed).
+    lifetime: Duration,
+    /// How long after it was requested the token is used.
+    reused_for: Duration,
 }
 
 impl Token {
@@ -26,10 +47,13 @@ impl Token {
         &self.header
     }
 
-    fn usable(&self, margin: Duration) -> bool {
-        Instant::now()
-            .checked_add(margin)
-            .is_some_and(|deadline| deadline < self.expires_at)
+    /// Masks the client secret and this token in texts from the service.
+    pub(crate) fn masker(&self) -> &Masker {
+        &self.masker
+    }
+
+    fn usable(&self) -> bool {
+        Instant::now() < self.renew_at
     }
 }
 
@@ -49,6 +73,8 @@ pub(crate) struct TokenSource {
     /// Held while a token is being fetched, so that concurrent callers wait
     /// for that one request instead of sending their own.
     fetching: tokio::sync::Mutex<()>,
+    /// A `User-Agent` to send (with a caller-built client).
+    user_agent: Option<HeaderValue>,
 }
 
 impl fmt::Debug for TokenSource {
@@ -66,6 +92,7 @@ impl TokenSource {
         credentials: Credentials,
         margin: Duration,
         timeout: Duration,
+        user_agent: Option<HeaderValue>,
     ) -> Self {
         TokenSource {
             url,
@@ -74,6 +101,7 @@ impl TokenSource {
             timeout,
             current: Mutex::new(None),
             fetching: tokio::sync::Mutex::new(()),
+            user_agent,
         }
     }
 
@@ -83,12 +111,20 @@ impl TokenSource {
 
     fn cached(&self) -> Option<Arc<Token>> {
         let current = self.current.lock().unwrap_or_else(|e| e.into_inner());
-        current.as_ref().filter(|t| t.usable(self.margin)).cloned()
+        current.as_ref().filter(|t| t.usable()).cloned()
     }
 
     /// A token that is not about to expire, fetching one if needed. However
     /// many callers arrive at once, only one token request is in flight.
-    pub(crate) async fn get(&self, http: &reqwest::Client) -> Result<Arc<Token>, Error> {
+    /// Token requests are repeated as `policy` says (on `429`, `500`,
+    /// `502`, `503`, `504`, timeouts and transport errors), each getting at
+    /// most the time left before `deadline`.
+    pub(crate) async fn get(
+        &self,
+        http: &reqwest::Client,
+        deadline: &Deadline,
+        policy: &RetryPolicy,
+    ) -> Result<Arc<Token>, Error> {
         if let Some(token) = self.cached() {
             return Ok(token);
         }
@@ -96,9 +132,63 @@ impl TokenSource {
         if let Some(token) = self.cached() {
             return Ok(token);
         }
-        let token = Arc::new(self.fetch(http).await?);
+        let token = Arc::new(self.fetch_with_retries(http, deadline, policy).await?);
         *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(token.clone());
         Ok(token)
+    }
+
+    async fn fetch_with_retries(
+        &self,
+        http: &reqwest::Client,
+        deadline: &Deadline,
+        policy: &RetryPolicy,
+    ) -> Result<Token, Error> {
+        let mut failed = 0u32;
+        loop {
+            tracing::debug!(
+                target: "ruckus_one_runtime",
+                url = %self.url,
+                attempt = failed + 1,
+                "requesting an access token"
+            );
+            let refusal = match self.fetch(http, deadline).await {
+                Ok(token) => {
+                    tracing::debug!(
+                        target: "ruckus_one_runtime",
+                        lifetime_s = token.lifetime.as_secs(),
+                        reused_for_s = token.reused_for.as_secs(),
+                        "access token obtained"
+                    );
+                    return Ok(token);
+                }
+                Err(refusal) => refusal,
+            };
+            failed += 1;
+            let reason = failure_reason(&refusal.error);
+            if refusal.retryable && failed < policy.attempts() {
+                match policy.delay(failed, refusal.retry_after) {
+                    Some(wait) if deadline.allows_wait(wait) => {
+                        tracing::info!(
+                            target: "ruckus_one_runtime",
+                            attempt = failed,
+                            delay_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
+                            reason = %reason,
+                            "retrying the access token request"
+                        );
+                        tokio::time::sleep(wait).await;
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            tracing::warn!(
+                target: "ruckus_one_runtime",
+                attempts = failed,
+                reason = %reason,
+                "no access token could be obtained"
+            );
+            return Err(refusal.error);
+        }
     }
 
     /// Forgets `used` if it is still the cached token (a concurrent caller
@@ -110,46 +200,110 @@ impl TokenSource {
         }
     }
 
-    async fn fetch(&self, http: &reqwest::Client) -> Result<Token, Error> {
+    /// One token request.
+    async fn fetch(&self, http: &reqwest::Client, deadline: &Deadline) -> Result<Token, Refusal> {
         let secret = self.credentials.client_secret().expose();
         let form = serde_urlencoded::to_string([
             ("grant_type", "client_credentials"),
             ("client_id", self.credentials.client_id()),
             ("client_secret", secret),
         ])
-        .map_err(|_| auth_error(None, "the credentials could not be form-encoded"))?;
+        .map_err(|_| {
+            Refusal::last(auth_error(
+                None,
+                "the credentials could not be form-encoded",
+            ))
+        })?;
         let started = Instant::now();
-        let response = http
+        let mut request = http
             .post(&self.url)
             .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
             .header(ACCEPT, "application/json")
-            .timeout(self.timeout)
-            .body(form)
-            .send()
-            .await
-            .map_err(Error::from_reqwest)?;
+            .timeout(deadline.cap(self.timeout));
+        if let Some(user_agent) = &self.user_agent {
+            request = request.header(USER_AGENT, user_agent.clone());
+        }
+        let transport = |e: reqwest::Error| {
+            let error = Error::from_reqwest(e);
+            Refusal {
+                retryable: matches!(error, Error::Timeout | Error::Transport(_)),
+                error,
+                retry_after: None,
+            }
+        };
+        let response = request.body(form).send().await.map_err(transport)?;
         let status = response.status().as_u16();
         if (300..400).contains(&status) {
-            return Err(auth_error(
+            return Err(Refusal::last(auth_error(
                 Some(status),
                 "the token endpoint answered with a redirect (often a login page): \
                  check the region, base URL and token URL",
-            ));
+            )));
         }
-        let body = response.bytes().await.map_err(Error::from_reqwest)?;
+        let retry_after = response
+            .headers()
+            .get(RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| parse_retry_after(v, SystemTime::now()));
+        let body = read_limited(response, TOKEN_BODY_LIMIT, false)
+            .await
+            .map_err(transport)?;
         if !(200..300).contains(&status) {
-            let text = redact(&snippet(&body), secret);
-            return Err(auth_error(
-                Some(status),
-                &format!("the token endpoint refused the request: {text}"),
-            ));
+            let masker = Masker::new([secret]);
+            let text = refusal_text(&body.bytes, body.exceeded, &masker);
+            return Err(Refusal {
+                error: auth_error(
+                    Some(status),
+                    &format!("the token endpoint refused the request: {text}"),
+                ),
+                retryable: matches!(status, 429 | 500 | 502 | 503 | 504),
+                retry_after,
+            });
         }
-        parse_token(&body, started).ok_or_else(|| {
-            auth_error(
+        if body.exceeded {
+            return Err(Refusal::last(auth_error(
+                Some(status),
+                "the token endpoint's answer is larger than 64 KiB",
+            )));
+        }
+        parse_token(&body.bytes, started, self.margin, secret).ok_or_else(|| {
+            Refusal::last(auth_error(
                 Some(status),
                 "the token endpoint's answer is not a JSON object with a usable `access_token`",
-            )
+            ))
         })
+    }
+}
+
+/// A failed token request.
+struct Refusal {
+    error: Error,
+    /// Whether repeating the request may help.
+    retryable: bool,
+    /// The answer's `Retry-After`.
+    retry_after: Option<Duration>,
+}
+
+impl Refusal {
+    /// A failure no repetition can cure.
+    fn last(error: Error) -> Refusal {
+        Refusal {
+            error,
+            retryable: false,
+            retry_after: None,
+        }
+    }
+}
+
+/// Why an attempt failed, for traces (never a body).
+pub(crate) fn failure_reason(error: &Error) -> String {
+    match error {
+        Error::Timeout => "timeout".to_owned(),
+        Error::Transport(_) => "transport error".to_owned(),
+        other => match other.status() {
+            Some(status) => format!("HTTP {status}"),
+            None => "error".to_owned(),
+        },
     }
 }
 
@@ -160,23 +314,39 @@ fn auth_error(status: Option<u16>, message: &str) -> Error {
     }
 }
 
-/// Replaces every occurrence of the secret, as is or form-encoded, should a
-/// server echo it.
-fn redact(text: &str, secret: &str) -> String {
-    if secret.is_empty() {
-        return text.to_owned();
+/// What an error answer of the token endpoint says, for the message, with
+/// every echo of the secret masked on the whole body first: the OAuth
+/// `error` and `error_description` of a JSON answer, else the code and
+/// message of another known error shape, else the start of the body.
+fn refusal_text(body: &[u8], truncated: bool, masker: &Masker) -> String {
+    let body = masker.mask_bytes(Bytes::copy_from_slice(body), truncated);
+    if let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(&body) {
+        let field = |key: &str| map.get(key).and_then(Value::as_str);
+        let found = match (field("error"), field("error_description")) {
+            (Some(error), Some(description)) => Some(format!("{error}: {description}")),
+            (Some(text), None) | (None, Some(text)) => Some(text.to_owned()),
+            (None, None) => {
+                let (decoded, _) = error_body::decode(ErrorFamily::ErrorsArray, &body);
+                match (decoded.code(), decoded.message()) {
+                    (Some(code), Some(message)) if code != message => {
+                        Some(format!("{code}: {message}"))
+                    }
+                    (Some(text), _) | (None, Some(text)) => Some(text.to_owned()),
+                    (None, None) => None,
+                }
+            }
+        };
+        if let Some(text) = found {
+            return one_line(&text, 300);
+        }
     }
-    let mut out = text.replace(secret, "***");
-    let encoded: String = serde_urlencoded::to_string([("", secret)])
-        .map(|pair| pair.trim_start_matches('=').to_owned())
-        .unwrap_or_default();
-    if !encoded.is_empty() && encoded != secret {
-        out = out.replace(&encoded, "***");
-    }
-    out
+    one_line(&snippet(&body), 300)
 }
 
-fn parse_token(body: &[u8], started: Instant) -> Option<Token> {
+/// A token from the token endpoint's answer; `None` when it has no usable
+/// `access_token`. The token is renewed `margin` before it expires, or a
+/// tenth of its lifetime before if that is less.
+fn parse_token(body: &[u8], started: Instant, margin: Duration, secret: &str) -> Option<Token> {
     let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(body) else {
         return None;
     };
@@ -190,24 +360,31 @@ fn parse_token(body: &[u8], started: Instant) -> Option<Token> {
         .get("expires_in")
         .and_then(lifetime_of)
         .unwrap_or(DEFAULT_LIFETIME);
+    let reuse = lifetime - margin.min(lifetime / MARGIN_DIVISOR);
     // A lifetime too large for the clock is treated as "one day", which is
     // still far beyond what the service issues.
-    let expires_at = started
-        .checked_add(lifetime)
+    let renew_at = started
+        .checked_add(reuse)
         .or_else(|| started.checked_add(Duration::from_secs(24 * 3600)))
         .unwrap_or(started);
-    Some(Token { header, expires_at })
+    Some(Token {
+        header,
+        renew_at,
+        masker: Masker::new([secret, access_token]),
+        lifetime,
+        reused_for: reuse,
+    })
 }
 
-/// `expires_in` as a number of seconds, given as a JSON number or a numeric
-/// string.
+/// `expires_in` as a positive number of seconds, given as a JSON number or
+/// a numeric string.
 fn lifetime_of(value: &Value) -> Option<Duration> {
     let seconds = match value {
         Value::Number(n) => n.as_f64()?,
         Value::String(s) => s.trim().parse::<f64>().ok()?,
         _ => return None,
     };
-    if !seconds.is_finite() || seconds < 0.0 {
+    if !seconds.is_finite() || seconds <= 0.0 {
         return None;
     }
     Duration::try_from_secs_f64(seconds.min(1e12)).ok()
@@ -217,23 +394,25 @@ fn lifetime_of(value: &Value) -> Option<Duration> {
 mod tests {
     use super::*;
 
+    const MARGIN: Duration = Duration::from_secs(60);
+
+    fn parse(body: &[u8], now: Instant) -> Option<Token> {
+        parse_token(body, now, MARGIN, "the-client-secret")
+    }
+
     #[test]
     fn parses_token_responses() {
         let now = Instant::now();
-        let t = parse_token(
+        let t = parse(
             br#"{"access_token":"abc","token_type":"Bearer","expires_in":7199}"#,
             now,
         )
         .unwrap();
         assert_eq!(t.header().to_str().unwrap(), "Bearer abc");
         assert!(t.header().is_sensitive());
-        assert_eq!(t.expires_at - now, Duration::from_secs(7199));
-        let t = parse_token(br#"{"access_token":"abc"}"#, now).unwrap();
-        assert_eq!(t.expires_at - now, DEFAULT_LIFETIME);
-        let t = parse_token(br#"{"access_token":"abc","expires_in":"30"}"#, now).unwrap();
-        assert_eq!(t.expires_at - now, Duration::from_secs(30));
-        let t = parse_token(br#"{"access_token":"abc","expires_in":-5}"#, now).unwrap();
-        assert_eq!(t.expires_at - now, DEFAULT_LIFETIME);
+        assert_eq!(t.renew_at - now, Duration::from_secs(7199 - 60));
+        let t = parse(br#"{"access_token":"abc"}"#, now).unwrap();
+        assert_eq!(t.renew_at - now, DEFAULT_LIFETIME - MARGIN);
         for bad in [
             &b""[..],
             b"<html>",
@@ -243,31 +422,69 @@ mod tests {
             br#"{"access_token":5}"#,
             br#"{"access_token":"a\r\nb"}"#,
         ] {
-            assert!(parse_token(bad, now).is_none());
+            assert!(parse(bad, now).is_none());
         }
     }
 
     #[test]
-    fn margin() {
+    fn margin_is_at_most_a_tenth_of_the_lifetime() {
         let now = Instant::now();
-        let t = Token {
-            header: HeaderValue::from_static("Bearer x"),
-            expires_at: now + Duration::from_secs(30),
+        let reuse = |expires_in: &str| {
+            let body = format!(r#"{{"access_token":"abc","expires_in":{expires_in}}}"#);
+            parse(body.as_bytes(), now).unwrap().renew_at - now
         };
-        assert!(t.usable(Duration::ZERO));
-        assert!(!t.usable(Duration::from_secs(60)));
-        assert!(!t.usable(Duration::MAX));
-        assert_eq!(format!("{t:?}"), "Token(***)");
+        assert_eq!(reuse("30"), Duration::from_secs(27));
+        assert_eq!(reuse("\"30\""), Duration::from_secs(27));
+        assert_eq!(reuse("1"), Duration::from_millis(900));
+        assert_eq!(reuse("600"), Duration::from_secs(540));
+        assert_eq!(reuse("601"), Duration::from_secs(541));
+        assert_eq!(reuse("3600"), Duration::from_secs(3540));
+        // Zero, negative and unusable lifetimes: one hour is assumed.
+        for unknown in ["0", "-5", "0.0", "\"soon\"", "null"] {
+            assert_eq!(reuse(unknown), DEFAULT_LIFETIME - MARGIN, "{unknown}");
+        }
+        let body = br#"{"access_token":"abc","expires_in":1e300}"#;
+        assert!(parse(body, now).unwrap().usable());
     }
 
     #[test]
-    fn redacts() {
+    fn usable_until_renewal() {
+        let now = Instant::now();
+        let token = |renew_at| Token {
+            header: HeaderValue::from_static("Bearer x"),
+            renew_at,
+            masker: Masker::default(),
+            lifetime: Duration::ZERO,
+            reused_for: Duration::ZERO,
+        };
+        assert!(token(now + Duration::from_secs(30)).usable());
+        assert!(!token(now).usable());
+        assert_eq!(format!("{:?}", token(now)), "Token(***)");
+    }
+
+    #[test]
+    fn refusals_show_the_oauth_fields_or_a_masked_start_of_the_body() {
+        let masker = Masker::new(["a/secret+value"]);
+        let text = |body: &str| refusal_text(body.as_bytes(), false, &masker);
         assert_eq!(
-            redact("bad secret s3 here s3", "s3"),
-            "bad secret *** here ***"
+            text(
+                r#"{"error":"invalid_client","error_description":"bad a\/secret+value","other":"a/secret+value"}"#
+            ),
+            "invalid_client: bad ***"
         );
-        assert_eq!(redact("x", ""), "x");
-        assert_eq!(redact("echo a%2Bb c+d", "a+b c+d"), "echo a%2Bb c+d");
-        assert_eq!(redact("echo a%2Bb+c%2Bd", "a+b c+d"), "echo ***");
+        assert_eq!(text(r#"{"error":"invalid_client"}"#), "invalid_client");
+        assert_eq!(
+            text(r#"{"errors":[{"code":"AUTH-1","message":"denied"}]}"#),
+            "AUTH-1: denied"
+        );
+        let long = format!("{} a%2fsecret%2Bvalue", "x".repeat(400));
+        let shown = text(&long);
+        assert!(!shown.contains("secret"), "{shown}");
+        assert!(shown.chars().count() <= 301);
+        let shown = text(&format!("{}\n\na%2Fsecret%2bvalue", "y ".repeat(10)));
+        assert!(shown.ends_with("y ***"), "{shown}");
+        // A secret cut by the end of a truncated body.
+        let shown = refusal_text(b"echo a%2Fsecr", true, &masker);
+        assert_eq!(shown, "echo ***");
     }
 }

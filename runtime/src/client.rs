@@ -8,6 +8,7 @@ use reqwest::header::{HeaderName, HeaderValue};
 use crate::auth::TokenSource;
 use crate::config::{Config, Region};
 use crate::error::Error;
+use crate::mask::Masker;
 use crate::operation::{Api, AuthSettings};
 use crate::path::check_base_url;
 
@@ -33,13 +34,43 @@ pub(crate) struct Tenant {
     header: HeaderValue,
 }
 
+/// Longest accepted tenant id, in characters.
+pub(crate) const MAX_TENANT_ID_LEN: usize = 128;
+
+/// Checks a tenant id: 1 to [`MAX_TENANT_ID_LEN`] visible ASCII characters
+/// (`!` to `~`). `what` names the setting in the error.
+pub(crate) fn check_tenant_id(id: &str, what: &str) -> Result<(), Error> {
+    let problem = if id.is_empty() {
+        "is empty"
+    } else if id.starts_with(|c: char| c.is_whitespace())
+        || id.ends_with(|c: char| c.is_whitespace())
+    {
+        "has leading or trailing white space"
+    } else if id.len() > MAX_TENANT_ID_LEN {
+        "is longer than 128 characters"
+    } else if !id.bytes().all(|b| b.is_ascii_graphic()) {
+        "contains a character that is not visible ASCII (`!` to `~`)"
+    } else {
+        return Ok(());
+    };
+    let shown: String = id.chars().take(40).collect();
+    let ellipsis = if id.chars().nth(40).is_some() {
+        "…"
+    } else {
+        ""
+    };
+    Err(Error::InvalidTenantId {
+        message: format!("the {what} {shown:?}{ellipsis} {problem}"),
+    })
+}
+
 impl Tenant {
-    pub(crate) fn new(id: &str) -> Result<Tenant, Error> {
-        if id.is_empty() {
-            return Err(Error::invalid("the delegated tenant id is empty"));
-        }
-        let header = HeaderValue::from_str(id).map_err(|_| {
-            Error::invalid("the delegated tenant id contains characters not allowed in a header")
+    /// A checked tenant id for the tenant header; `what` names the setting
+    /// in the error.
+    pub(crate) fn new(id: &str, what: &str) -> Result<Tenant, Error> {
+        check_tenant_id(id, what)?;
+        let header = HeaderValue::from_str(id).map_err(|_| Error::InvalidTenantId {
+            message: format!("the {what} cannot be sent in a header"),
         })?;
         Ok(Tenant {
             id: Arc::from(id),
@@ -57,12 +88,29 @@ pub(crate) struct Shared {
     pub(crate) config: Config,
     pub(crate) tenant_header: HeaderName,
     pub(crate) tokens: TokenSource,
+    /// Masks the client secret and the unit token.
+    pub(crate) unit_masker: Masker,
+    /// A `User-Agent` to send with every request (with a caller-built
+    /// client whose user agent was chosen in the configuration).
+    pub(crate) user_agent: Option<HeaderValue>,
+}
+
+/// With rustls on ring only (`tls-ring` without `tls-aws-lc`), installs
+/// ring as the process's default crypto provider unless one is installed:
+/// reqwest needs one to build a client. Otherwise nothing.
+pub(crate) fn ensure_crypto_provider() {
+    #[cfg(all(feature = "tls-ring", not(feature = "tls-aws-lc")))]
+    if rustls::crypto::CryptoProvider::get_default().is_none() {
+        // Another thread may install one meanwhile: either is fine.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    }
 }
 
 impl Client {
     /// Builds a client. Fails with [`Error::InvalidRequest`] when a URL,
-    /// the user agent, the delegated tenant id or the tenant header name is
-    /// invalid.
+    /// the user agent or the tenant header name is invalid, and with
+    /// [`Error::InvalidTenantId`] when the delegated or the token tenant id
+    /// is (see [`Config::delegated_tenant`]).
     pub fn new(config: Config, auth: &'static AuthSettings) -> Result<Client, Error> {
         if let Some(url) = &config.base_url {
             check_base_url("base URL", url).map_err(Error::invalid)?;
@@ -70,8 +118,8 @@ impl Client {
         for (name, url) in &config.api_base_urls {
             check_base_url(&format!("base URL of API `{name}`"), url).map_err(Error::invalid)?;
         }
-        if config.token_tenant_id.as_deref() == Some("") {
-            return Err(Error::invalid("the token tenant id is empty"));
+        if let Some(tenant) = &config.token_tenant_id {
+            check_tenant_id(tenant, "token tenant id")?;
         }
         let token_url = config.resolve_token_url(auth);
         check_base_url("token URL", &token_url).map_err(Error::invalid)?;
@@ -85,22 +133,41 @@ impl Client {
         let user_agent = HeaderValue::from_str(&config.user_agent).map_err(|_| {
             Error::invalid("the user agent contains characters not allowed in a header")
         })?;
+        // Sent with every request when the caller chose it for their own
+        // client; the runtime's own client sends it by default.
+        let user_agent_header =
+            (config.http_client.is_some() && config.user_agent_set).then(|| user_agent.clone());
         let tenant = config
             .delegated_tenant
             .as_deref()
-            .map(Tenant::new)
+            .map(|id| Tenant::new(id, "delegated tenant id"))
             .transpose()?;
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(config.connect_timeout)
-            .user_agent(user_agent)
-            .build()
-            .map_err(|e| Error::Transport(Box::new(e)))?;
+        let http = match &config.http_client {
+            Some(client) => client.0.clone(),
+            None => {
+                ensure_crypto_provider();
+                reqwest::Client::builder()
+                    .redirect(reqwest::redirect::Policy::none())
+                    .connect_timeout(config.connect_timeout)
+                    .user_agent(user_agent)
+                    .build()
+                    .map_err(|e| Error::Transport(Box::new(e)))?
+            }
+        };
         let tokens = TokenSource::new(
             token_url,
             config.credentials.clone(),
             config.token_refresh_margin,
             config.request_timeout,
+            user_agent_header.clone(),
+        );
+        let unit_masker = Masker::new(
+            [
+                Some(config.credentials.client_secret().expose()),
+                config.unit_token.as_ref().map(|t| t.expose()),
+            ]
+            .into_iter()
+            .flatten(),
         );
         Ok(Client {
             shared: Arc::new(Shared {
@@ -108,17 +175,21 @@ impl Client {
                 config,
                 tenant_header,
                 tokens,
+                unit_masker,
+                user_agent: user_agent_header,
             }),
             tenant,
         })
     }
 
     /// A client acting on the delegated account `tenant_id`, sharing this
-    /// client's connection pool and token cache.
+    /// client's connection pool and token cache. An id that breaks the rule
+    /// given at [`Config::delegated_tenant`] is an
+    /// [`Error::InvalidTenantId`].
     pub fn with_tenant(&self, tenant_id: &str) -> Result<Client, Error> {
         Ok(Client {
             shared: self.shared.clone(),
-            tenant: Some(Tenant::new(tenant_id)?),
+            tenant: Some(Tenant::new(tenant_id, "delegated tenant id")?),
         })
     }
 

@@ -1,7 +1,10 @@
 //! Client configuration: credentials, region, URL overrides, timeouts.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::time::Duration;
+
+use crate::error::Error;
 
 use crate::operation::{Api, AuthSettings, Hosts};
 use crate::retry::RetryPolicy;
@@ -20,6 +23,24 @@ pub enum Region {
 }
 
 impl Region {
+    /// The region named `name`, in any case, surrounding white space
+    /// ignored: `na`, `us`, `north-america` or `northamerica`; `eu` or
+    /// `europe`; `asia`, `ap` or `apac`. `None` for anything else.
+    ///
+    /// ```
+    /// use ruckus_one_runtime::Region;
+    /// assert_eq!(Region::from_name(" EU "), Some(Region::Europe));
+    /// assert_eq!(Region::from_name("mars"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Region> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "na" | "us" | "north-america" | "northamerica" => Some(Region::NorthAmerica),
+            "eu" | "europe" => Some(Region::Europe),
+            "asia" | "ap" | "apac" => Some(Region::Asia),
+            _ => None,
+        }
+    }
+
     /// The main API host of the region, which also serves the token
     /// endpoint and is the value of `{host}` in token URL templates.
     pub fn api_host(self) -> &'static str {
@@ -103,12 +124,56 @@ pub struct Config {
     pub(crate) user_agent: String,
     pub(crate) token_refresh_margin: Duration,
     pub(crate) unit_token: Option<Secret>,
+    pub(crate) call_timeout: Duration,
+    pub(crate) max_body_size: usize,
+    /// Whether the user agent was set with [`Config::user_agent`].
+    pub(crate) user_agent_set: bool,
+    pub(crate) http_client: Option<HttpClient>,
 }
+
+/// A caller-built HTTP client; `Debug` does not show its settings (its
+/// default headers or proxy URLs may hold credentials).
+#[derive(Clone)]
+pub(crate) struct HttpClient(pub(crate) reqwest::Client);
+
+impl fmt::Debug for HttpClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("reqwest::Client { .. }")
+    }
+}
+
+/// The environment variables read by [`Config::from_env`].
+pub mod env {
+    /// The application token's client id. Required.
+    pub const CLIENT_ID: &str = "RUCKUS_CLIENT_ID";
+    /// The application token's client secret. Required.
+    pub const CLIENT_SECRET: &str = "RUCKUS_CLIENT_SECRET";
+    /// The tenant that owns the application token
+    /// ([`Config::token_tenant_id`](crate::Config::token_tenant_id)). Required.
+    pub const TENANT_ID: &str = "RUCKUS_TENANT_ID";
+    /// The region: `na`, `eu` or `asia` (see
+    /// [`Region::from_name`](crate::Region::from_name) for the other
+    /// spellings). Required unless [`BASE_URL`] is set.
+    pub const REGION: &str = "RUCKUS_REGION";
+    /// Replaces the regional host ([`Config::base_url`](crate::Config::base_url)),
+    /// for example a proxy or a test server. Optional; empty is unset.
+    pub const BASE_URL: &str = "RUCKUS_BASE_URL";
+}
+const DEFAULT_USER_AGENT: &str = concat!("ruckus-one-rust/", env!("CARGO_PKG_VERSION"));
+
+/// Default of [`Config::max_body_size`]: 64 MiB.
+pub const DEFAULT_MAX_BODY_SIZE: usize = 64 * 1024 * 1024;
+
+/// How much of an error answer's body is kept at most: 1 MiB (or
+/// [`Config::max_body_size`] when that is smaller). The rest is not read.
+pub const MAX_ERROR_BODY_SIZE: usize = 1024 * 1024;
 
 impl Config {
     /// Default settings for the given credentials: North America, 10 s
-    /// connect timeout, 60 s request timeout, default [`RetryPolicy`],
-    /// tokens renewed 60 s before they expire.
+    /// connect timeout, 30 s per attempt, 120 s per call (retries and the
+    /// token request included), default [`RetryPolicy`], tokens renewed 60 s
+    /// (at most a tenth of their lifetime) before they expire, bodies up to
+    /// 64 MiB.
     pub fn new(credentials: Credentials) -> Self {
         Config {
             credentials,
@@ -120,12 +185,142 @@ impl Config {
             token_tenant_id: None,
             delegated_tenant: None,
             connect_timeout: Duration::from_secs(10),
-            request_timeout: Duration::from_secs(60),
+            request_timeout: Duration::from_secs(30),
             retry: RetryPolicy::default(),
-            user_agent: concat!("ruckus-one-rust/", env!("CARGO_PKG_VERSION")).to_owned(),
+            user_agent: DEFAULT_USER_AGENT.to_owned(),
             token_refresh_margin: Duration::from_secs(60),
             unit_token: None,
+            call_timeout: Duration::from_secs(120),
+            max_body_size: DEFAULT_MAX_BODY_SIZE,
+            user_agent_set: false,
+            http_client: None,
         }
+    }
+
+    /// Settings from the environment variables `RUCKUS_CLIENT_ID`,
+    /// `RUCKUS_CLIENT_SECRET`, `RUCKUS_TENANT_ID` (the token tenant id),
+    /// `RUCKUS_REGION` (`na`, `eu` or `asia`, in any case) and the optional
+    /// `RUCKUS_BASE_URL` (see [`env`](mod@env) and [`Config::from_vars`] for the
+    /// rules); the other settings are the defaults of [`Config::new`].
+    ///
+    /// A missing or invalid variable is an [`Error::Env`] naming it.
+    pub fn from_env() -> Result<Config, Error> {
+        Config::from_vars(|name| {
+            std::env::var_os(name).map(|value| match value.into_string() {
+                Ok(text) => text,
+                // Never valid: refused below as a character that is not
+                // allowed (or as a credential that does not authenticate).
+                Err(raw) => raw.to_string_lossy().into_owned(),
+            })
+        })
+    }
+
+    /// [`Config::from_env`] reading the variables through `var` (which
+    /// returns a variable's value, `None` when it is not set), for tests
+    /// and other sources of settings.
+    ///
+    /// Rules: [`CLIENT_ID`](env::CLIENT_ID) and
+    /// [`CLIENT_SECRET`](env::CLIENT_SECRET) are required and not empty;
+    /// [`TENANT_ID`](env::TENANT_ID) is required and a valid tenant id (see
+    /// [`delegated_tenant`](Config::delegated_tenant));
+    /// [`REGION`](env::REGION) is required unless
+    /// [`BASE_URL`](env::BASE_URL) is set, and one of the names
+    /// [`Region::from_name`] accepts; [`BASE_URL`](env::BASE_URL), when set
+    /// and not empty, is an `http://` or `https://` URL. The first problem
+    /// found, in that order, is returned as an [`Error::Env`].
+    ///
+    /// ```
+    /// use ruckus_one_runtime::{Config, Error, Region};
+    /// let vars = |name: &str| match name {
+    ///     "RUCKUS_CLIENT_ID" => Some("id".to_owned()),
+    ///     "RUCKUS_CLIENT_SECRET" => Some("secret".to_owned()),
+    ///     "RUCKUS_TENANT_ID" => Some("0123abcd".to_owned()),
+    ///     "RUCKUS_REGION" => Some("EU".to_owned()),
+    ///     _ => None,
+    /// };
+    /// let config = Config::from_vars(vars)?;
+    /// assert!(format!("{config:?}").contains("Europe"));
+    ///
+    /// let err = Config::from_vars(|name| vars(name).filter(|_| name != "RUCKUS_TENANT_ID"))
+    ///     .unwrap_err();
+    /// assert!(matches!(err, Error::Env { variable: "RUCKUS_TENANT_ID", .. }));
+    /// assert_eq!(err.to_string(), "environment variable RUCKUS_TENANT_ID is not set");
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Config, Error> {
+        let invalid =
+            |variable: &'static str, problem: &'static str| Error::Env { variable, problem };
+        let required = |variable: &'static str| match var(variable) {
+            None => Err(invalid(variable, "is not set")),
+            Some(value) if value.is_empty() => Err(invalid(variable, "is empty")),
+            Some(value) => Ok(value),
+        };
+        let client_id = required(env::CLIENT_ID)?;
+        let client_secret = required(env::CLIENT_SECRET)?;
+        let tenant_id = required(env::TENANT_ID)?;
+        if crate::client::check_tenant_id(&tenant_id, "token tenant id").is_err() {
+            return Err(invalid(
+                env::TENANT_ID,
+                "is not a valid tenant id: 1 to 128 visible ASCII characters, no white space",
+            ));
+        }
+        let base_url = var(env::BASE_URL).filter(|url| !url.is_empty());
+        let region = match (var(env::REGION).as_deref(), &base_url) {
+            (None | Some(""), Some(_)) => Region::default(),
+            (None, None) => return Err(invalid(env::REGION, "is not set")),
+            (Some(""), None) => return Err(invalid(env::REGION, "is empty")),
+            (Some(name), _) => Region::from_name(name)
+                .ok_or_else(|| invalid(env::REGION, "is not a region: expected na, eu or asia"))?,
+        };
+        if let Some(url) = &base_url {
+            if crate::path::check_base_url("base URL", url).is_err() {
+                return Err(invalid(
+                    env::BASE_URL,
+                    "is not an absolute http:// or https:// URL",
+                ));
+            }
+        }
+        let mut config = Config::new(Credentials::new(client_id, client_secret))
+            .region(region)
+            .token_tenant_id(tenant_id);
+        if let Some(url) = base_url {
+            config = config.base_url(url);
+        }
+        Ok(config)
+    }
+
+    /// A [`reqwest::ClientBuilder`] with the settings the runtime uses for
+    /// its own HTTP client: redirects not followed (a token endpoint that
+    /// redirects is reported as such), a 10 s connect timeout, the default
+    /// user agent. Add proxies, root certificates or pool settings and pass
+    /// the built client to [`Config::http_client`].
+    ///
+    /// With the `tls-ring` feature (and not `tls-aws-lc`) this also installs
+    /// ring as the process's default rustls crypto provider if none is
+    /// installed yet, which reqwest needs to build a client.
+    pub fn http_client_builder() -> reqwest::ClientBuilder {
+        crate::client::ensure_crypto_provider();
+        reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(Duration::from_secs(10))
+            .user_agent(DEFAULT_USER_AGENT)
+    }
+
+    /// Sends every request with this caller-built HTTP client instead of one
+    /// built by the runtime: its proxies, TLS roots, connection pool,
+    /// connect timeout, redirect policy and default headers apply (build it
+    /// from [`Config::http_client_builder`] to start from the runtime's
+    /// settings; a client that follows redirects hides a token endpoint's
+    /// redirect behind the page it leads to).
+    ///
+    /// [`request_timeout`](Config::request_timeout) and
+    /// [`call_timeout`](Config::call_timeout) still apply, per request;
+    /// [`connect_timeout`](Config::connect_timeout) does not (it is a
+    /// setting of the client). The `User-Agent` is the client's unless set
+    /// with [`user_agent`](Config::user_agent).
+    pub fn http_client(mut self, client: reqwest::Client) -> Self {
+        self.http_client = Some(HttpClient(client));
+        self
     }
 
     /// Selects the region.
@@ -164,7 +359,9 @@ impl Config {
         self
     }
 
-    /// The tenant that owns the application token. With it the token URL is
+    /// The tenant that owns the application token (a tenant id as described
+    /// at [`delegated_tenant`](Config::delegated_tenant), checked by
+    /// [`Client::new`](crate::Client::new)). With it the token URL is
     /// [`AuthSettings::token_url`](crate::AuthSettings::token_url) (with
     /// `{tenant_id}` filled in); without it
     /// [`AuthSettings::token_url_without_tenant`](crate::AuthSettings::token_url_without_tenant).
@@ -175,21 +372,68 @@ impl Config {
 
     /// Acts on a delegated account: every request carries this tenant id in
     /// the tenant header.
+    ///
+    /// A tenant id (here, in [`Client::with_tenant`](crate::Client::with_tenant),
+    /// [`Request::tenant`](crate::Request::tenant) and
+    /// [`token_tenant_id`](Config::token_tenant_id)) has 1 to 128 characters,
+    /// all visible ASCII (`!` to `~`: no space, no control or non-ASCII
+    /// character, so no leading or trailing white space either). Any other
+    /// value is refused with [`Error::InvalidTenantId`](crate::Error::InvalidTenantId)
+    /// before anything is sent: it is never trimmed or re-encoded into
+    /// another tenant's id. [`Client::new`](crate::Client::new) checks this
+    /// one.
     pub fn delegated_tenant(mut self, tenant_id: impl Into<String>) -> Self {
         self.delegated_tenant = Some(tenant_id.into());
         self
     }
 
-    /// Time allowed to establish a connection. Default 10 s.
+    /// Time allowed to establish a connection. Default 10 s. Not applied to
+    /// a client given with [`http_client`](Config::http_client).
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
         self
     }
 
-    /// Time allowed for one attempt, from connecting until the whole response
-    /// body has arrived. Default 60 s.
+    /// Time allowed for one attempt (one token request, or one request to
+    /// the API), from connecting until the whole response body has arrived.
+    /// Default 30 s, so that the default three attempts fit in the default
+    /// [`call_timeout`](Config::call_timeout).
     pub fn request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = timeout;
+        self
+    }
+
+    /// Time allowed for a whole call: obtaining the access token (or waiting
+    /// for another call that is obtaining it), every attempt and every wait
+    /// between attempts. Default 120 s.
+    ///
+    /// Each attempt gets at most the time left; a retry whose wait would end
+    /// after the deadline is not made, the last failure is returned instead.
+    /// When the deadline passes during an attempt the call fails with
+    /// [`Error::Timeout`](crate::Error::Timeout). Waiting for an activity
+    /// ([`Request::send_and_wait`](crate::Request::send_and_wait)) and paging
+    /// are made of several calls: the deadline applies to each of them, the
+    /// wait has its own [`WaitOptions::timeout`](crate::WaitOptions::timeout).
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.call_timeout = timeout;
+        self
+    }
+
+    /// Largest response body read, in bytes. Default 64 MiB
+    /// ([`DEFAULT_MAX_BODY_SIZE`]).
+    ///
+    /// Bodies are read in chunks as they arrive. A success answer whose body
+    /// is larger (by its `Content-Length`, or once more has arrived) fails
+    /// with [`Error::BodyTooLarge`](crate::Error::BodyTooLarge); the rest is
+    /// not read. The limit applies to every `send_*` method, downloads with
+    /// `send_bytes` included; [`Request::max_body_size`](crate::Request::max_body_size)
+    /// changes it for one call. Of an error answer at most
+    /// [`MAX_ERROR_BODY_SIZE`] (1 MiB, or this limit if smaller) is kept:
+    /// the call still fails with its status
+    /// ([`ApiError::is_body_truncated`](crate::ApiError::is_body_truncated)
+    /// tells that the body was cut).
+    pub fn max_body_size(mut self, bytes: usize) -> Self {
+        self.max_body_size = bytes;
         self
     }
 
@@ -199,14 +443,23 @@ impl Config {
         self
     }
 
-    /// The `User-Agent` header. Default `ruckus-one-rust/<version>`.
+    /// The `User-Agent` header. Default `ruckus-one-rust/<version>` (with a
+    /// client given to [`http_client`](Config::http_client): that client's).
     pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
         self.user_agent = user_agent.into();
+        self.user_agent_set = true;
         self
     }
 
     /// How long before its expiry a cached access token is replaced. Default
     /// 60 s.
+    ///
+    /// The margin used for a token is the smaller of this and a tenth of the
+    /// token's lifetime, so a short-lived token is still reused for most of
+    /// its life (a 30 s token for 27 s). The lifetime is the token answer's
+    /// `expires_in`; when that is missing, not a number, zero or negative,
+    /// one hour is assumed (a `401` answer renews a token that expired
+    /// earlier than assumed, see [`Client`](crate::Client)).
     pub fn token_refresh_margin(mut self, margin: Duration) -> Self {
         self.token_refresh_margin = margin;
         self

@@ -19,7 +19,9 @@ pub enum Error {
     /// The connection could not be established or broke (DNS, TCP, TLS,
     /// HTTP protocol errors). The underlying error is kept as the source.
     Transport(Box<dyn std::error::Error + Send + Sync + 'static>),
-    /// An attempt exceeded the connect or request timeout.
+    /// An attempt exceeded the connect or request timeout, or the call
+    /// exceeded its call timeout (see
+    /// [`Config::call_timeout`](crate::Config::call_timeout)).
     Timeout,
     /// No access token could be obtained: the token endpoint refused the
     /// credentials, redirected, or answered something that is not a token.
@@ -44,6 +46,30 @@ pub enum Error {
     /// An asynchronous request failed, or did not finish in time (see
     /// [`wait_for_activity`](crate::wait_for_activity)).
     Activity(Box<ActivityError>),
+    /// A success answer's body is larger than the call's maximum body size
+    /// (see [`Config::max_body_size`](crate::Config::max_body_size)); the
+    /// rest of it was not read.
+    BodyTooLarge {
+        /// The limit, in bytes.
+        limit: u64,
+        /// HTTP status of the answer.
+        status: u16,
+    },
+    /// A tenant id (delegated, per call, or the token tenant id) is not
+    /// acceptable (see [`Config::delegated_tenant`](crate::Config::delegated_tenant)
+    /// for the rule). Nothing was sent.
+    InvalidTenantId {
+        /// Which tenant id, and what is wrong with it.
+        message: String,
+    },
+    /// A variable read by [`Config::from_env`](crate::Config::from_env) is
+    /// missing or invalid.
+    Env {
+        /// The variable, for example `RUCKUS_REGION`.
+        variable: &'static str,
+        /// What is wrong: `is not set`, `is empty`, `is not a region: ...`.
+        problem: &'static str,
+    },
 }
 
 impl Error {
@@ -53,6 +79,22 @@ impl Error {
             Error::Api(e) => Some(e.status()),
             Error::Decode(e) => Some(e.status()),
             Error::Auth { status, .. } => *status,
+            Error::BodyTooLarge { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    /// How long the service asked to wait before trying again (the
+    /// `Retry-After` header of a `429`, `503`... answer, as seconds or as a
+    /// date, measured from when the answer arrived), if it did.
+    ///
+    /// The client itself waits that long between attempts only when the
+    /// wait is at most [`RetryPolicy::max_retry_after`](crate::RetryPolicy::max_retry_after)
+    /// and fits in the call timeout; otherwise it returns the error at once,
+    /// and this tells the caller when to try again.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Error::Api(e) => e.retry_after(),
             _ => None,
         }
     }
@@ -167,6 +209,14 @@ impl fmt::Display for Error {
             Error::Decode(e) => fmt::Display::fmt(e, f),
             Error::InvalidRequest { message } => write!(f, "invalid request: {message}"),
             Error::Activity(e) => fmt::Display::fmt(e, f),
+            Error::BodyTooLarge { limit, status } => write!(
+                f,
+                "the HTTP {status} response body is larger than the limit of {limit} bytes"
+            ),
+            Error::InvalidTenantId { message } => write!(f, "invalid tenant id: {message}"),
+            Error::Env { variable, problem } => {
+                write!(f, "environment variable {variable} {problem}")
+            }
         }
     }
 }
@@ -189,6 +239,10 @@ struct Answer<T> {
     request_id: Option<String>,
     raw: Bytes,
     detail: T,
+    /// Whether `raw` is only the start of the body.
+    truncated: bool,
+    /// The answer's `Retry-After`, from when it arrived.
+    retry_after: Option<Duration>,
 }
 
 impl<T: fmt::Debug> Answer<T> {
@@ -198,6 +252,8 @@ impl<T: fmt::Debug> Answer<T> {
             request_id,
             raw,
             detail,
+            truncated: false,
+            retry_after: None,
         })
     }
 
@@ -208,6 +264,8 @@ impl<T: fmt::Debug> Answer<T> {
             .field("request_id", &self.request_id)
             .field(field, &self.detail)
             .field("raw_body", &String::from_utf8_lossy(&self.raw))
+            .field("truncated", &self.truncated)
+            .field("retry_after", &self.retry_after)
             .finish()
     }
 
@@ -234,6 +292,28 @@ impl ApiError {
         ApiError(Answer::new(status, request_id, raw, body))
     }
 
+    /// Marks the body as the start of a longer one, and sets the answer's
+    /// `Retry-After`.
+    pub(crate) fn with_details(mut self, truncated: bool, retry_after: Option<Duration>) -> Self {
+        self.0.truncated = truncated;
+        self.0.retry_after = retry_after;
+        self
+    }
+
+    /// Whether [`raw_body`](Self::raw_body) is only the start of the body:
+    /// of an error answer at most [`MAX_ERROR_BODY_SIZE`](crate::MAX_ERROR_BODY_SIZE)
+    /// (or the maximum body size, if smaller) is read. A cut JSON body
+    /// usually decodes as [`ErrorBody::Raw`].
+    pub fn is_body_truncated(&self) -> bool {
+        self.0.truncated
+    }
+
+    /// The answer's `Retry-After` (seconds or a date), as a wait from when
+    /// the answer arrived.
+    pub fn retry_after(&self) -> Option<Duration> {
+        self.0.retry_after
+    }
+
     /// HTTP status code.
     pub fn status(&self) -> u16 {
         self.0.status
@@ -251,7 +331,9 @@ impl ApiError {
         &self.0.detail
     }
 
-    /// The body exactly as received.
+    /// The body as received (its start only when
+    /// [`is_body_truncated`](Self::is_body_truncated)), with any echo of the
+    /// client secret or the access token replaced by `***`.
     pub fn raw_body(&self) -> &[u8] {
         &self.0.raw
     }
@@ -335,7 +417,8 @@ impl DecodeError {
         &self.0.detail
     }
 
-    /// The body exactly as received.
+    /// The body as received, with any echo of the client secret or the
+    /// access token replaced by `***`.
     pub fn raw_body(&self) -> &[u8] {
         &self.0.raw
     }
@@ -507,7 +590,7 @@ const MESSAGE_MAX: usize = 300;
 
 /// `text` on one line, for `Display`: control characters and runs of white
 /// space become one space, and at most `max` characters are kept.
-fn one_line(text: &str, max: usize) -> String {
+pub(crate) fn one_line(text: &str, max: usize) -> String {
     let mut out = String::new();
     let mut count = 0;
     for word in text

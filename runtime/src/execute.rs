@@ -1,16 +1,35 @@
 //! Sending a prepared request: token, attempts, retries, error decoding.
 
 use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 
 use bytes::Bytes;
-use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue, RETRY_AFTER};
+use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue, RETRY_AFTER, USER_AGENT};
+use tracing::{Instrument, Span};
 
-use crate::auth::Token;
+use crate::auth::{Token, failure_reason};
+use crate::body::read_limited;
 use crate::client::{Client, Shared};
+use crate::config::MAX_ERROR_BODY_SIZE;
+use crate::deadline::Deadline;
 use crate::error::{ApiError, Error};
 use crate::error_body;
 use crate::operation::{ApiAuth, ErrorFamily, Method};
 use crate::response::RawResponse;
+use crate::retry::{RetryPolicy, parse_retry_after};
+
+/// Settings of one call that override the client's.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CallOptions {
+    /// Instead of [`Config::call_timeout`](crate::Config::call_timeout).
+    pub(crate) call_timeout: Option<Duration>,
+    /// Instead of [`Config::request_timeout`](crate::Config::request_timeout).
+    pub(crate) attempt_timeout: Option<Duration>,
+    /// Instead of [`Config::retry`](crate::Config::retry).
+    pub(crate) retry: Option<RetryPolicy>,
+    /// Instead of [`Config::max_body_size`](crate::Config::max_body_size).
+    pub(crate) max_body_size: Option<usize>,
+}
 
 /// A request ready to be sent (and re-sent): everything but the
 /// `Authorization` header.
@@ -23,6 +42,11 @@ pub(crate) struct Prepared {
     pub(crate) auth: ApiAuth,
     /// Name of the API, for error messages.
     pub(crate) api: &'static str,
+    pub(crate) options: CallOptions,
+    /// Operation id (`raw` for raw requests), for traces.
+    pub(crate) operation: &'static str,
+    /// Path template (the path of raw requests), for traces.
+    pub(crate) path_template: String,
 }
 
 /// How one attempt failed.
@@ -31,10 +55,13 @@ struct Failed {
     /// Whether the request was sent. When no access token could be obtained
     /// nothing reached the API, so any method may try again.
     sent: bool,
-    /// The answer's `Retry-After` header.
-    retry_after: Option<HeaderValue>,
+    /// The answer's `Retry-After`, as a wait from when it arrived.
+    retry_after: Option<Duration>,
     /// The access token the API refused with `401`.
     refused_token: Option<Arc<Token>>,
+    /// No access token could be obtained; the token requests were already
+    /// repeated as the policy allows.
+    no_token: bool,
 }
 
 impl Failed {
@@ -44,6 +71,7 @@ impl Failed {
             sent: false,
             retry_after: None,
             refused_token: None,
+            no_token: false,
         }
     }
 
@@ -55,40 +83,189 @@ impl Failed {
     }
 }
 
+/// The settings of one call: the client's, with the call's overrides.
+struct Settings<'a> {
+    policy: &'a RetryPolicy,
+    attempt_timeout: Duration,
+    max_body_size: usize,
+}
+
 /// Sends `req`, repeating it as the retry policy allows and once more with a
-/// fresh token after a `401`.
+/// fresh token after a `401`, all within the call's deadline, inside a
+/// `ruckus_one.call` span.
 pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawResponse, Error> {
+    let config = &client.shared().config;
+    let deadline = Deadline::after(req.options.call_timeout.unwrap_or(config.call_timeout));
+    let settings = Settings {
+        policy: req.options.retry.as_ref().unwrap_or(&config.retry),
+        attempt_timeout: req
+            .options
+            .attempt_timeout
+            .unwrap_or(config.request_timeout),
+        max_body_size: req.options.max_body_size.unwrap_or(config.max_body_size),
+    };
+    let span = tracing::info_span!(
+        target: "ruckus_one_runtime",
+        "ruckus_one.call",
+        operation = req.operation,
+        method = req.method.as_str(),
+        path = req.path_template.as_str(),
+        api = req.api,
+        attempts = tracing::field::Empty,
+        status = tracing::field::Empty,
+        request_id = tracing::field::Empty,
+        duration_ms = tracing::field::Empty,
+        error = tracing::field::Empty,
+        code = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
+    let result = deadline
+        .run(attempts(client, &req, &settings, &deadline, &span))
+        .instrument(span.clone())
+        .await;
+    if !span.is_disabled() {
+        record_outcome(&span, &result, started.elapsed());
+    }
+    result
+}
+
+/// Records the outcome of a call on its span, and says it in an event.
+fn record_outcome(span: &Span, result: &Result<RawResponse, Error>, elapsed: Duration) {
+    let duration_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+    span.record("duration_ms", duration_ms);
+    match result {
+        Ok(response) => {
+            span.record("status", response.status());
+            if let Some(id) = response.request_id() {
+                span.record("request_id", id);
+            }
+            tracing::debug!(
+                target: "ruckus_one_runtime",
+                parent: span,
+                status = response.status(),
+                duration_ms,
+                "call succeeded"
+            );
+        }
+        Err(error) => {
+            let kind = error_kind(error);
+            span.record("error", kind);
+            if let Some(status) = error.status() {
+                span.record("status", status);
+            }
+            if let Some(id) = error.request_id() {
+                span.record("request_id", id);
+            }
+            if let Some(code) = error.code() {
+                span.record("code", code);
+            }
+            tracing::debug!(
+                target: "ruckus_one_runtime",
+                parent: span,
+                error = kind,
+                status = error.status(),
+                duration_ms,
+                "call failed"
+            );
+        }
+    }
+}
+
+/// The kind of an error, for traces.
+fn error_kind(error: &Error) -> &'static str {
+    match error {
+        Error::Transport(_) => "transport",
+        Error::Timeout => "timeout",
+        Error::Auth { .. } => "auth",
+        Error::Api(_) => "api",
+        Error::Decode(_) => "decode",
+        Error::InvalidRequest { .. } => "invalid_request",
+        Error::Activity(_) => "activity",
+        Error::BodyTooLarge { .. } => "body_too_large",
+        Error::InvalidTenantId { .. } => "invalid_tenant_id",
+        Error::Env { .. } => "env",
+    }
+}
+
+async fn attempts(
+    client: &Client,
+    req: &Prepared,
+    settings: &Settings<'_>,
+    deadline: &Deadline,
+    span: &Span,
+) -> Result<RawResponse, Error> {
     let shared = client.shared();
-    let policy = &shared.config.retry;
+    let policy = settings.policy;
     let attempts = policy.attempts();
     let idempotent = req.method.is_idempotent();
     let mut failed = 0u32;
+    let mut sent = 0u32;
     let mut renewed_token = false;
     let unit_token = match req.auth {
         ApiAuth::ClientCredentials => None,
         ApiAuth::UnitToken => Some(unit_token_header(client, req.api)?),
     };
     loop {
-        let failure = match attempt(shared, &req, unit_token.as_ref()).await {
-            Ok(response) => return Ok(response),
-            Err(failure) => failure,
-        };
+        sent += 1;
+        span.record("attempts", sent);
+        let failure =
+            match attempt(shared, req, unit_token.as_ref(), settings, deadline, span).await {
+                Ok(response) => return Ok(response),
+                Err(failure) => failure,
+            };
         if let (Some(token), false) = (&failure.refused_token, renewed_token) {
+            tracing::debug!(
+                target: "ruckus_one_runtime",
+                "the access token was refused (HTTP 401): renewing it and repeating the call"
+            );
             renewed_token = true;
             shared.tokens.invalidate(token);
             continue;
         }
         failed += 1;
-        let retryable = failure
-            .error
-            .failure()
-            .is_some_and(|f| f.is_retryable(idempotent || !failure.sent));
-        if retryable && failed < attempts {
-            let retry_after = failure.retry_after.as_ref().and_then(|v| v.to_str().ok());
-            tokio::time::sleep(policy.delay(failed, retry_after)).await;
-            continue;
+        let retryable = !failure.no_token
+            && failure
+                .error
+                .failure()
+                .is_some_and(|f| f.is_retryable(idempotent || !failure.sent));
+        if !retryable || failed >= attempts {
+            return Err(failure.error);
         }
-        return Err(failure.error);
+        let reason = failure_reason(&failure.error);
+        // A service that asks for a longer wait than the policy allows, or
+        // a wait that would end after the deadline: the error now.
+        match policy.delay(failed, failure.retry_after) {
+            Some(wait) if deadline.allows_wait(wait) => {
+                tracing::info!(
+                    target: "ruckus_one_runtime",
+                    attempt = sent,
+                    delay_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
+                    reason = %reason,
+                    retry_after_s = failure.retry_after.map(|d| d.as_secs()),
+                    "retrying"
+                );
+                tokio::time::sleep(wait).await;
+            }
+            Some(_) => {
+                tracing::info!(
+                    target: "ruckus_one_runtime",
+                    attempt = sent,
+                    reason = %reason,
+                    "not retrying: the wait would end after the call's deadline"
+                );
+                return Err(failure.error);
+            }
+            None => {
+                tracing::info!(
+                    target: "ruckus_one_runtime",
+                    attempt = sent,
+                    reason = %reason,
+                    retry_after_s = failure.retry_after.map(|d| d.as_secs()),
+                    "not retrying: the service asks to wait longer than the retry policy allows"
+                );
+                return Err(failure.error);
+            }
+        }
     }
 }
 
@@ -97,112 +274,80 @@ async fn attempt(
     shared: &Shared,
     req: &Prepared,
     unit_token: Option<&HeaderValue>,
+    settings: &Settings<'_>,
+    deadline: &Deadline,
+    span: &Span,
 ) -> Result<RawResponse, Failed> {
     let token = match unit_token {
         Some(_) => None,
         None => Some(
             shared
                 .tokens
-                .get(&shared.http)
+                .get(&shared.http, deadline, settings.policy)
                 .await
-                .map_err(Failed::unsent)?,
+                .map_err(|error| Failed {
+                    no_token: true,
+                    ..Failed::unsent(error)
+                })?,
         ),
+    };
+    let masker = match &token {
+        Some(token) => token.masker().clone(),
+        None => shared.unit_masker.clone(),
     };
     let mut headers = req.headers.clone();
     if let Some(value) = token.as_ref().map(|t| t.header()).or(unit_token) {
         headers.insert(AUTHORIZATION, value.clone());
     }
+    if let Some(user_agent) = &shared.user_agent {
+        headers.insert(USER_AGENT, user_agent.clone());
+    }
     let mut builder = shared
         .http
         .request(req.method.to_reqwest(), &req.url)
         .headers(headers)
-        .timeout(shared.config.request_timeout);
+        .timeout(deadline.cap(settings.attempt_timeout));
     if let Some(body) = &req.body {
         builder = builder.body(body.clone());
     }
+    let limit = settings.max_body_size;
     let outcome = async {
         let response = builder.send().await?;
         let status = response.status().as_u16();
         let headers = response.headers().clone();
-        let body = response.bytes().await?;
+        let success = (200..300).contains(&status);
+        let read_limit = if success {
+            limit
+        } else {
+            limit.min(MAX_ERROR_BODY_SIZE)
+        };
+        let body = read_limited(response, read_limit, success).await?;
         Ok::<_, reqwest::Error>((status, headers, body))
     }
     .await;
     let (status, headers, body) = outcome.map_err(|e| Failed::sent(Error::from_reqwest(e)))?;
+    span.record("status", status);
     if (200..300).contains(&status) {
-        return Ok(RawResponse::new(status, headers, body));
+        if body.exceeded {
+            return Err(Failed::sent(Error::BodyTooLarge {
+                limit: limit as u64,
+                status,
+            }));
+        }
+        return Ok(RawResponse::new(status, headers, body.bytes, masker));
     }
-    let body = mask_secrets(body, shared, token.as_deref(), unit_token);
+    let retry_after = headers
+        .get(RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| parse_retry_after(v, SystemTime::now()));
+    let raw = masker.mask_bytes(body.bytes, body.exceeded);
+    let error = api_error(status, &headers, raw, req.family);
+    let error = error.with_details(body.exceeded, retry_after);
     Err(Failed {
-        retry_after: headers.get(RETRY_AFTER).cloned(),
+        retry_after,
         refused_token: token.filter(|_| status == 401),
-        ..Failed::sent(api_error(status, &headers, body, req.family))
+        ..Failed::sent(Error::Api(error))
     })
-}
-
-/// Secrets shorter than this are not searched for in error bodies (they
-/// would match ordinary text).
-const MIN_MASKED_LEN: usize = 6;
-
-/// `body` with every occurrence of the client secret, the access token and
-/// the unit token replaced by `***`, should a service or proxy echo one in
-/// an error answer; `body` itself when none occurs.
-fn mask_secrets(
-    body: Bytes,
-    shared: &Shared,
-    token: Option<&Token>,
-    unit_token: Option<&HeaderValue>,
-) -> Bytes {
-    let bearer = |value: &HeaderValue| {
-        value
-            .as_bytes()
-            .strip_prefix(b"Bearer ")
-            .map(<[u8]>::to_vec)
-    };
-    let secrets = [
-        Some(
-            shared
-                .config
-                .credentials
-                .client_secret()
-                .expose()
-                .as_bytes()
-                .to_vec(),
-        ),
-        token.and_then(|t| bearer(t.header())),
-        unit_token.and_then(bearer),
-    ];
-    let mut masked: Option<Vec<u8>> = None;
-    for secret in secrets.iter().flatten() {
-        if secret.len() < MIN_MASKED_LEN {
-            continue;
-        }
-        let current = masked.as_deref().unwrap_or(&body);
-        if let Some(replaced) = replace_all(current, secret, b"***") {
-            masked = Some(replaced);
-        }
-    }
-    masked.map_or(body, Bytes::from)
-}
-
-/// `haystack` with every `needle` replaced by `with`; `None` when there is
-/// none.
-fn replace_all(haystack: &[u8], needle: &[u8], with: &[u8]) -> Option<Vec<u8>> {
-    let find = |hay: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
-    let mut at = find(haystack)?;
-    let mut out = Vec::with_capacity(haystack.len());
-    let mut rest = haystack;
-    loop {
-        out.extend_from_slice(&rest[..at]);
-        out.extend_from_slice(with);
-        rest = &rest[at + needle.len()..];
-        match find(rest) {
-            Some(next) => at = next,
-            None => break,
-        }
-    }
-    out.extend_from_slice(rest);
-    Some(out)
 }
 
 /// `Bearer <unit token>` from the configuration, marked sensitive.
@@ -227,27 +372,12 @@ fn unit_token_header(client: &Client, api: &str) -> Result<reqwest::header::Head
     Ok(value)
 }
 
-fn api_error(status: u16, headers: &HeaderMap, raw: Bytes, family: ErrorFamily) -> Error {
+fn api_error(status: u16, headers: &HeaderMap, raw: Bytes, family: ErrorFamily) -> ApiError {
     let (body, body_request_id) = error_body::decode(family, &raw);
     let request_id = headers
         .get("x-request-id")
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned)
         .or(body_request_id);
-    Error::Api(ApiError::new(status, request_id, body, raw))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn replaces_every_occurrence() {
-        assert_eq!(
-            replace_all(b"a SECRET b SECRETSECRET", b"SECRET", b"***").as_deref(),
-            Some(&b"a *** b ******"[..])
-        );
-        assert_eq!(replace_all(b"nothing here", b"SECRET", b"***"), None);
-        assert_eq!(replace_all(b"SEC", b"SECRET", b"***"), None);
-    }
+    ApiError::new(status, request_id, body, raw)
 }

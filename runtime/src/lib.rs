@@ -5,16 +5,25 @@
 //!
 //! - **Configuration** ([`Config`], [`Region`], [`Credentials`]): regional
 //!   hosts, base URL and prefix overrides for tests and proxies, timeouts,
-//!   [`RetryPolicy`], delegated tenant.
+//!   [`RetryPolicy`], delegated tenant, maximum body size.
 //! - **Authentication**: OAuth 2 client credentials. The access token is
-//!   requested once, cached until shortly before it expires, shared by all
-//!   clones of a [`Client`] and renewed by a single request however many
-//!   calls need it at once. A `401` answer causes one renewal and one
-//!   repetition of the call. Redirects from the token endpoint are errors,
-//!   never followed.
+//!   requested once, cached until shortly before it expires (60 s, or a
+//!   tenth of its lifetime if less), shared by all clones of a [`Client`]
+//!   and renewed by a single request however many calls need it at once. A
+//!   `401` answer causes one renewal and one repetition of the call.
+//!   Redirects from the token endpoint are errors, never followed.
 //! - **Retries**: `429` and `423` always, `502`/`503`/`504`, timeouts and
 //!   connection failures for idempotent methods, with exponential backoff
-//!   and jitter, honouring `Retry-After` (seconds).
+//!   and jitter, honouring `Retry-After` (seconds or HTTP date) up to
+//!   [`RetryPolicy::max_retry_after`] (a longer demand returns the error at
+//!   once).
+//! - **Bounded waits and memory**: every call has a deadline
+//!   ([`Config::call_timeout`], 120 s) covering the token request, all
+//!   attempts (30 s each) and the waits between them; bodies are read in
+//!   chunks up to [`Config::max_body_size`] (64 MiB; of error answers at
+//!   most 1 MiB is kept).
+//! - **Tenant ids** are checked (1 to 128 visible ASCII characters) before
+//!   anything is sent ([`Error::InvalidTenantId`]).
 //! - **Errors** ([`Error`], [`ApiError`], [`ErrorBody`]): status, request id,
 //!   error body decoded as the operation's declared shape or any other known
 //!   one, and the raw body.
@@ -23,9 +32,56 @@
 //!   [`wait_for_activity_as`]).
 //! - **Raw requests** ([`RawRequest`]) for endpoints the generated client
 //!   lacks, through the same authentication, retries and errors.
+//! - **Response metadata**: every `send_*` has a `send_*_with_response`
+//!   twin returning a [`Response`] (decoded body, status, headers, request
+//!   id); [`Request::send_with_meta`] is their common entry point.
+//! - **HTTP control**: a caller-built `reqwest::Client`
+//!   ([`Config::http_client`], [`Config::http_client_builder`]; the
+//!   [`reqwest`] crate is re-exported), per-call [`Request::timeout`],
+//!   [`Request::attempt_timeout`], [`Request::retry`] and
+//!   [`Request::max_body_size`]; token requests are retried on `429`/`5xx`
+//!   with the call's policy.
+//! - **Settings from the environment**: [`Config::from_env`] (variables in
+//!   [`env`](mod@env)), [`Config::from_vars`] for tests.
+//!
+//! # Tracing
+//!
+//! Every call runs in a `ruckus_one.call` span (target `ruckus_one_runtime`,
+//! level INFO) with the fields `operation` (the operation id, `raw` for
+//! raw requests), `method`, `path` (the path template), `api`, `attempts`,
+//! `status` (of the last answer), `request_id`, `duration_ms`, and on
+//! failure `error` (its kind) and `code` (the service's error code). Inside
+//! it: INFO events `retrying` (`attempt`, `delay_ms`, `reason`,
+//! `retry_after_s`) and `not retrying: ...`, DEBUG events for token
+//! requests (`requesting an access token`, `access token obtained` with
+//! `lifetime_s`), a `retrying the access token request` INFO event, a WARN
+//! event when no token could be obtained, and `call succeeded` / `call
+//! failed` at DEBUG. Waiting for an activity runs in a
+//! `ruckus_one.wait_for_activity` span (`operation`, `request_id`, `polls`)
+//! with a DEBUG `activity polled` event per poll (`poll`, `status`).
+//! Neither secrets, tokens, headers nor bodies are ever recorded. Without a
+//! subscriber the `tracing` macros cost a few relaxed atomic loads.
+//!
+//! # Cargo features
+//!
+//! - `tls-aws-lc` (default): TLS with rustls and the aws-lc-rs crypto
+//!   provider (reqwest's default provider).
+//! - `tls-ring`: TLS with rustls and the ring crypto provider, much faster
+//!   to build (no `aws-lc-sys`): `default-features = false, features =
+//!   ["tls-ring"]`. It installs ring as the process's default rustls
+//!   provider when the runtime builds its HTTP client (or
+//!   [`Config::http_client_builder`] is called) and none is installed.
+//!
+//! With neither, `https://` URLs fail unless reqwest's TLS is enabled by
+//! another crate of the build.
 //!
 //! The client secret and the access token never appear in `Debug` or
-//! `Display` output or in error messages.
+//! `Display` output or in error messages. When the service echoes one in an
+//! answer kept by an error (as is, JSON-escaped, percent- or form-encoded,
+//! or as HTML character references), it is replaced by `***` in the whole
+//! body before anything is shortened; of the token endpoint's error answers
+//! only the OAuth `error` and `error_description` (or the start of a body
+//! that has none) are shown.
 //!
 //! # Contract with generated code
 //!
@@ -39,12 +95,16 @@
 //!   [`MediaTypes`], [`Method`], [`ErrorFamily`], [`Paging`], [`PageStyle`];
 //!   [`Request`] ([`Request::new`] and the methods `tenant`, `query`,
 //!   `header`, `json`, `form`, `multipart`, `binary`, `version`, `pages`,
-//!   `send_json`, `send_bytes`, `send_text`, `send_empty`, `send_and_wait`);
-//!   [`wait_for_activity`], [`wait_for_activity_as`].
+//!   `send_json`, `send_bytes`, `send_text`, `send_empty`, `send_and_wait`;
+//!   for builders that expose them, also `timeout`, `attempt_timeout`,
+//!   `retry`, `max_body_size`, `send_with_meta`, `send_json_with_response`,
+//!   `send_text_with_response`, `send_bytes_with_response`,
+//!   `send_empty_with_response`); [`wait_for_activity`],
+//!   [`wait_for_activity_as`].
 //! - Also application API (the generated crate wraps, returns or re-exports
 //!   them): [`Client`] (`Client::new`), [`Config`], [`Credentials`],
 //!   [`Region`], [`RetryPolicy`], [`Secret`], [`Error`], [`Pages`],
-//!   [`Multipart`], [`UnknownValue`], [`WaitOptions`].
+//!   [`Multipart`], [`UnknownValue`], [`WaitOptions`], [`Response`].
 //!
 //! Application API only: [`RawRequest`], [`ApiError`], [`DecodeError`],
 //! [`ActivityError`], [`ErrorBody`] and its body types, [`RawResponse`].
@@ -53,12 +113,15 @@
 
 mod activity;
 mod auth;
+mod body;
 mod client;
 mod config;
+mod deadline;
 mod enums;
 mod error;
 mod error_body;
 mod execute;
+mod mask;
 mod multipart;
 mod operation;
 pub mod paging;
@@ -82,7 +145,7 @@ pub use request::Request;
 // wraps, returns or re-exports them.
 pub use activity::WaitOptions;
 pub use client::Client;
-pub use config::{Config, Credentials, Region};
+pub use config::{Config, Credentials, DEFAULT_MAX_BODY_SIZE, MAX_ERROR_BODY_SIZE, Region, env};
 pub use enums::UnknownValue;
 pub use error::Error;
 pub use multipart::Multipart;
@@ -98,4 +161,7 @@ pub use error_body::{
 };
 pub use futures_util::Stream;
 pub use raw::RawRequest;
-pub use response::RawResponse;
+/// The HTTP client crate the runtime uses, for building a client to pass to
+/// [`Config::http_client`] with a matching version.
+pub use reqwest;
+pub use response::{RawResponse, Response};

@@ -1,6 +1,7 @@
 //! Calling an endpoint the generated client does not describe.
 
 use std::fmt::Display;
+use std::time::Duration;
 
 use bytes::Bytes;
 use serde::Serialize;
@@ -11,7 +12,8 @@ use crate::client::Client;
 use crate::error::Error;
 use crate::operation::{Api, Method, Operation};
 use crate::request::Request;
-use crate::response::RawResponse;
+use crate::response::{RawResponse, Response};
+use crate::retry::RetryPolicy;
 
 /// A call of any endpoint of an [`Api`], described at run time: the escape
 /// hatch for endpoints (or parameters) the generated client does not have.
@@ -89,7 +91,8 @@ impl<'a> RawRequest<'a> {
     }
 
     /// Acts on this delegated tenant for this call only, overriding the
-    /// client's.
+    /// client's. An invalid id (see [`Request::tenant`]) makes the call fail
+    /// with [`Error::InvalidTenantId`] before anything is sent.
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.inner.tenant(tenant_id);
         self
@@ -121,6 +124,13 @@ impl<'a> RawRequest<'a> {
         self
     }
 
+    /// Largest response body read for this call (see
+    /// [`Request::max_body_size`]).
+    pub fn max_body_size(mut self, bytes: usize) -> Self {
+        self.inner.max_body_size(bytes);
+        self
+    }
+
     /// Sends the request and decodes the JSON success body into `T`; an
     /// empty body is decoded as JSON `null`.
     pub async fn send_json<T: DeserializeOwned>(self) -> Result<T, Error> {
@@ -146,6 +156,58 @@ impl<'a> RawRequest<'a> {
     /// Sends the request and returns the success status, headers and body.
     pub async fn send_raw(self) -> Result<RawResponse, Error> {
         self.inner.send_raw().await
+    }
+
+    /// Time allowed for this whole call (see [`Request::timeout`]).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.inner.timeout(timeout);
+        self
+    }
+
+    /// Time allowed for each attempt of this call (see
+    /// [`Request::attempt_timeout`]).
+    pub fn attempt_timeout(mut self, timeout: Duration) -> Self {
+        self.inner.attempt_timeout(timeout);
+        self
+    }
+
+    /// How this call is repeated (see [`Request::retry`]).
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.inner.retry(policy);
+        self
+    }
+
+    /// Sends the request and returns the body decoded by `decode` with the
+    /// answer's status and headers (see [`Request::send_with_meta`]).
+    pub async fn send_with_meta<T, F>(self, decode: F) -> Result<Response<T>, Error>
+    where
+        F: FnOnce(&RawResponse) -> Result<T, Error>,
+    {
+        self.inner.send_with_meta(decode).await
+    }
+
+    /// [`send_json`](Self::send_json) with the answer's status, headers and
+    /// request id.
+    pub async fn send_json_with_response<T: DeserializeOwned>(self) -> Result<Response<T>, Error> {
+        self.inner.send_json_with_response().await
+    }
+
+    /// [`send_text`](Self::send_text) with the answer's status, headers and
+    /// request id.
+    pub async fn send_text_with_response(self) -> Result<Response<String>, Error> {
+        self.inner.send_text_with_response().await
+    }
+
+    /// [`send_bytes`](Self::send_bytes) with the answer's status, headers
+    /// and request id.
+    pub async fn send_bytes_with_response(self) -> Result<Response<Bytes>, Error> {
+        self.inner.send_bytes_with_response().await
+    }
+
+    /// [`send_empty`](Self::send_empty) with the answer's status, headers
+    /// and request id.
+    pub async fn send_empty_with_response(self) -> Result<Response<()>, Error> {
+        self.inner.send_empty_with_response().await
     }
 
     /// Sends an asynchronous request and waits for its activity, as

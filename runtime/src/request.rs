@@ -3,6 +3,7 @@
 use std::fmt::{Display, Write as _};
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 use bytes::Bytes;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
@@ -13,18 +14,20 @@ use serde_json::Value;
 use crate::activity::{self, WaitOptions};
 use crate::client::{Client, Tenant};
 use crate::error::Error;
-use crate::execute::{Prepared, execute};
+use crate::execute::{CallOptions, Prepared, execute};
 use crate::multipart::Multipart;
 use crate::operation::{Api, ErrorFamily, Method, Operation};
 use crate::path;
-use crate::response::RawResponse;
+use crate::response::{RawResponse, Response};
+use crate::retry::RetryPolicy;
 
 /// One call of an [`Operation`], built by generated code and then sent.
 ///
 /// Problems found while building (a body that cannot be serialized, an
 /// invalid header value, an empty path parameter, a version index out of
 /// range) do not panic: the first one is kept and returned by the `send_*`
-/// method as [`Error::InvalidRequest`], without sending anything.
+/// method as [`Error::InvalidRequest`] (an invalid tenant id as
+/// [`Error::InvalidTenantId`]), without sending anything.
 ///
 /// Headers managed by the runtime (`Authorization`, `Accept`,
 /// `Content-Type` of a body, the tenant header when a tenant is set) replace
@@ -39,7 +42,27 @@ pub struct Request<'a> {
     body: Body,
     tenant: Option<Tenant>,
     version: usize,
-    error: Option<String>,
+    error: Option<BuildError>,
+    options: CallOptions,
+}
+
+/// The first problem found while building a request, returned when it is
+/// sent.
+#[derive(Clone, Debug)]
+enum BuildError {
+    /// Becomes [`Error::InvalidRequest`].
+    Invalid(String),
+    /// Becomes [`Error::InvalidTenantId`].
+    Tenant(String),
+}
+
+impl From<BuildError> for Error {
+    fn from(error: BuildError) -> Error {
+        match error {
+            BuildError::Invalid(message) => Error::InvalidRequest { message },
+            BuildError::Tenant(message) => Error::InvalidTenantId { message },
+        }
+    }
 }
 
 /// What a request calls: a generated operation, or a call described at run
@@ -92,7 +115,7 @@ impl<'a> Request<'a> {
     pub fn new(client: &'a Client, op: &'static Operation, path_params: &[&str]) -> Request<'a> {
         let (path, error) = match path::expand(op.path, path_params) {
             Ok(path) => (path, None),
-            Err(message) => (String::new(), Some(message)),
+            Err(message) => (String::new(), Some(BuildError::Invalid(message))),
         };
         Request {
             client,
@@ -104,6 +127,7 @@ impl<'a> Request<'a> {
             tenant: None,
             version: 0,
             error,
+            options: CallOptions::default(),
         }
     }
 
@@ -130,12 +154,13 @@ impl<'a> Request<'a> {
             tenant: None,
             version: 0,
             error: None,
+            options: CallOptions::default(),
         }
     }
 
     fn fail(&mut self, message: impl FnOnce() -> String) {
         if self.error.is_none() {
-            self.error = Some(message());
+            self.error = Some(BuildError::Invalid(message()));
         }
     }
 
@@ -212,15 +237,29 @@ impl<'a> Request<'a> {
     }
 
     /// Acts on this delegated tenant for this call only, overriding the
-    /// client's.
+    /// client's. An id that breaks the rule given at
+    /// [`Config::delegated_tenant`](crate::Config::delegated_tenant) makes
+    /// the call fail with [`Error::InvalidTenantId`] when sent, before
+    /// anything is sent.
     pub fn tenant(&mut self, tenant_id: &str) {
-        match Tenant::new(tenant_id) {
+        match Tenant::new(tenant_id, "delegated tenant id") {
             Ok(tenant) => self.tenant = Some(tenant),
-            Err(e) => self.fail(|| match e {
-                Error::InvalidRequest { message } => message,
-                other => other.to_string(),
-            }),
+            Err(e) => {
+                if self.error.is_none() {
+                    self.error = Some(match e {
+                        Error::InvalidTenantId { message } => BuildError::Tenant(message),
+                        other => BuildError::Invalid(other.to_string()),
+                    });
+                }
+            }
         }
+    }
+
+    /// Largest response body read for this call, in bytes, instead of
+    /// [`Config::max_body_size`](crate::Config::max_body_size) (for example
+    /// for a large download with [`send_bytes`](Self::send_bytes)).
+    pub fn max_body_size(&mut self, bytes: usize) {
+        self.options.max_body_size = Some(bytes);
     }
 
     /// Sets a body sent with `content_type` (raw requests).
@@ -269,15 +308,7 @@ impl<'a> Request<'a> {
     /// Sends the request and decodes the JSON success body into `T`. An empty
     /// body is decoded as JSON `null` (so `()` and `Option<_>` accept it).
     pub async fn send_json<T: DeserializeOwned>(self) -> Result<T, Error> {
-        let raw = self.send_boxed().await?;
-        let body = raw.body();
-        let is_blank = body.iter().all(u8::is_ascii_whitespace);
-        let result = if is_blank {
-            serde_json::from_slice(b"null")
-        } else {
-            serde_json::from_slice(body)
-        };
-        result.map_err(|e| raw.into_decode_error(e))
+        self.send_boxed().await?.json()
     }
 
     /// Sends the request and ignores the success body.
@@ -294,13 +325,73 @@ impl<'a> Request<'a> {
     /// `text/csv`). A body that is not valid UTF-8 is an [`Error::Decode`]
     /// keeping the status, request id and bytes.
     pub async fn send_text(self) -> Result<String, Error> {
+        self.send_boxed().await?.text()
+    }
+
+    /// Sends the request and returns the body decoded by `decode` together
+    /// with the answer's status and headers (and so its request id): the
+    /// one entry point of the `send_*_with_response` methods, for other
+    /// decodings.
+    ///
+    /// ```no_run
+    /// # async fn example(request: ruckus_one_runtime::Request<'_>) -> Result<(), ruckus_one_runtime::Error> {
+    /// use ruckus_one_runtime::RawResponse;
+    /// let response = request.send_with_meta(|raw: &RawResponse| Ok(raw.body().len())).await?;
+    /// println!("{} bytes, request id {:?}", response.body(), response.request_id());
+    /// # Ok(()) }
+    /// ```
+    pub async fn send_with_meta<T, F>(self, decode: F) -> Result<Response<T>, Error>
+    where
+        F: FnOnce(&RawResponse) -> Result<T, Error>,
+    {
         let raw = self.send_boxed().await?;
-        match std::str::from_utf8(raw.body()) {
-            Ok(text) => Ok(text.to_owned()),
-            Err(e) => Err(raw.into_decode_error(format_args!(
-                "the response body is not valid UTF-8 text: {e}"
-            ))),
-        }
+        let body = decode(&raw)?;
+        Ok(raw.with_body(body))
+    }
+
+    /// [`send_json`](Self::send_json) with the answer's status, headers and
+    /// request id.
+    pub async fn send_json_with_response<T: DeserializeOwned>(self) -> Result<Response<T>, Error> {
+        self.send_with_meta(RawResponse::json).await
+    }
+
+    /// [`send_text`](Self::send_text) with the answer's status, headers and
+    /// request id.
+    pub async fn send_text_with_response(self) -> Result<Response<String>, Error> {
+        self.send_with_meta(RawResponse::text).await
+    }
+
+    /// [`send_bytes`](Self::send_bytes) with the answer's status, headers
+    /// and request id.
+    pub async fn send_bytes_with_response(self) -> Result<Response<Bytes>, Error> {
+        self.send_with_meta(|raw| Ok(raw.body().clone())).await
+    }
+
+    /// [`send_empty`](Self::send_empty) with the answer's status, headers
+    /// and request id.
+    pub async fn send_empty_with_response(self) -> Result<Response<()>, Error> {
+        self.send_with_meta(|_| Ok(())).await
+    }
+
+    /// Time allowed for this whole call (token request, attempts and waits
+    /// between them), instead of
+    /// [`Config::call_timeout`](crate::Config::call_timeout).
+    pub fn timeout(&mut self, timeout: Duration) {
+        self.options.call_timeout = Some(timeout);
+    }
+
+    /// Time allowed for each attempt of this call, instead of
+    /// [`Config::request_timeout`](crate::Config::request_timeout).
+    pub fn attempt_timeout(&mut self, timeout: Duration) {
+        self.options.attempt_timeout = Some(timeout);
+    }
+
+    /// How this call is repeated, instead of
+    /// [`Config::retry`](crate::Config::retry) (for example
+    /// [`RetryPolicy::none`] for a call that must not be repeated). It also
+    /// applies to an access token request this call makes.
+    pub fn retry(&mut self, policy: RetryPolicy) {
+        self.options.retry = Some(policy);
     }
 
     /// Sends the request and returns the success status, headers and body.
@@ -378,11 +469,15 @@ impl<'a> Request<'a> {
     }
 
     fn prepare(self) -> Result<Prepared, Error> {
-        if let Some(message) = self.error {
-            return Err(Error::InvalidRequest { message });
+        if let Some(error) = self.error {
+            return Err(error.into());
         }
         // What the target says: method, API, error family, `Accept`, and the
         // `Content-Type` that overrides the body's default.
+        let (operation, path_template) = match &self.target {
+            Target::Operation(op) => (op.id, op.path.to_owned()),
+            Target::Dynamic(_) => ("raw", self.path.clone()),
+        };
         let (method, api, family, accept, declared_type) = match &self.target {
             Target::Operation(op) => {
                 let version = op.versions.get(self.version).ok_or_else(|| {
@@ -470,6 +565,9 @@ impl<'a> Request<'a> {
             family,
             auth: api.auth,
             api: api.name,
+            options: self.options,
+            operation,
+            path_template,
         })
     }
 }

@@ -4,23 +4,38 @@ use std::fmt::Display;
 
 use bytes::Bytes;
 use reqwest::header::HeaderMap;
+use serde::de::DeserializeOwned;
 
 use crate::error::{DecodeError, Error};
+use crate::mask::Masker;
 
 /// A success answer (status 2xx) with its headers and body.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct RawResponse {
     status: u16,
     headers: HeaderMap,
     body: Bytes,
+    /// The secrets of the call, masked in decode errors.
+    masker: Masker,
+}
+
+impl std::fmt::Debug for RawResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RawResponse")
+            .field("status", &self.status)
+            .field("headers", &self.headers)
+            .field("body", &self.body)
+            .finish()
+    }
 }
 
 impl RawResponse {
-    pub(crate) fn new(status: u16, headers: HeaderMap, body: Bytes) -> Self {
+    pub(crate) fn new(status: u16, headers: HeaderMap, body: Bytes, masker: Masker) -> Self {
         RawResponse {
             status,
             headers,
             body,
+            masker,
         }
     }
 
@@ -55,9 +70,45 @@ impl RawResponse {
         self.body
     }
 
+    /// The body decoded from JSON into `T`; an empty (or blank) body is
+    /// decoded as JSON `null`, so `()` and `Option<_>` accept it. A body
+    /// that does not decode is an [`Error::Decode`] keeping the status,
+    /// request id and bytes.
+    pub fn json<T: DeserializeOwned>(&self) -> Result<T, Error> {
+        let body = &self.body;
+        let result = if body.iter().all(u8::is_ascii_whitespace) {
+            serde_json::from_slice(b"null")
+        } else {
+            serde_json::from_slice(body)
+        };
+        result.map_err(|e| self.clone().into_decode_error(e))
+    }
+
+    /// The body as text (for example `text/csv`). A body that is not valid
+    /// UTF-8 is an [`Error::Decode`] keeping the status, request id and
+    /// bytes.
+    pub fn text(&self) -> Result<String, Error> {
+        match std::str::from_utf8(&self.body) {
+            Ok(text) => Ok(text.to_owned()),
+            Err(e) => Err(self.clone().into_decode_error(format_args!(
+                "the response body is not valid UTF-8 text: {e}"
+            ))),
+        }
+    }
+
+    /// A [`Response`] with this answer's status and headers and `body`.
+    pub fn with_body<T>(&self, body: T) -> Response<T> {
+        Response {
+            status: self.status,
+            headers: self.headers.clone(),
+            body,
+        }
+    }
+
     /// The [`Error::Decode`] for this answer, whose body could not be decoded
     /// because of `err`. The request id is the `x-request-id` header, or else
-    /// the body's top-level `requestId`.
+    /// the body's top-level `requestId`. Echoed secrets are masked in the
+    /// body and the message.
     pub(crate) fn into_decode_error(self, err: impl Display) -> Error {
         let request_id = self.request_id().map(str::to_owned).or_else(|| {
             match serde_json::from_slice::<serde_json::Value>(&self.body) {
@@ -71,8 +122,68 @@ impl RawResponse {
         Error::Decode(DecodeError::new(
             self.status,
             request_id,
-            err.to_string(),
-            self.body,
+            self.masker.mask_str(&err.to_string()),
+            self.masker.mask_bytes(self.body, false),
         ))
+    }
+}
+
+/// A decoded success answer with its status and headers, as returned by the
+/// `send_*_with_response` methods of [`Request`](crate::Request) and
+/// [`RawRequest`](crate::RawRequest).
+///
+/// ```no_run
+/// # async fn example(request: ruckus_one_runtime::Request<'_>) -> Result<(), ruckus_one_runtime::Error> {
+/// let response = request.send_json_with_response::<serde_json::Value>().await?;
+/// println!("HTTP {} request id {:?}", response.status(), response.request_id());
+/// let venue = response.into_body();
+/// # let _ = venue; Ok(()) }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Response<T> {
+    status: u16,
+    headers: HeaderMap,
+    body: T,
+}
+
+impl<T> Response<T> {
+    /// HTTP status code (2xx).
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// The first value of a header (case-insensitive name), if present and
+    /// valid text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// All headers as (lower-case name, raw value) pairs, in order received.
+    pub fn headers(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.headers.iter().map(|(k, v)| (k.as_str(), v.as_bytes()))
+    }
+
+    /// The `x-request-id` header, if present (the id support asks for).
+    pub fn request_id(&self) -> Option<&str> {
+        self.header("x-request-id")
+    }
+
+    /// The decoded body.
+    pub fn body(&self) -> &T {
+        &self.body
+    }
+
+    /// Consumes the response and returns the decoded body.
+    pub fn into_body(self) -> T {
+        self.body
+    }
+
+    /// The response with its body transformed by `f`.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Response<U> {
+        Response {
+            status: self.status,
+            headers: self.headers,
+            body: f(self.body),
+        }
     }
 }

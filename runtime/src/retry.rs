@@ -2,7 +2,7 @@
 
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 /// How failed requests are repeated.
 ///
@@ -11,9 +11,15 @@ use std::time::Duration;
 /// methods (`GET`, `PUT`, `DELETE`). The wait before attempt `n + 1` is taken
 /// at random between `initial_backoff` and
 /// `min(max_backoff, initial_backoff * 2^(n-1))` (exponential backoff with
-/// jitter). When the answer carries `Retry-After` as a number of seconds,
-/// that wait is used instead, capped at `max_retry_after`; the HTTP-date form
-/// of `Retry-After` is not interpreted and the computed backoff is used.
+/// jitter).
+///
+/// When the answer carries `Retry-After` (a number of seconds, or an HTTP
+/// date), the service's wait is used instead of the backoff if it is at
+/// most `max_retry_after`. If the service asks for longer, the call is not
+/// repeated: the `429`/`503`... error is returned at once, and
+/// [`Error::retry_after`](crate::Error::retry_after) tells how long the
+/// service asked to wait. The same happens when a wait would end after the
+/// call's deadline ([`Config::call_timeout`](crate::Config::call_timeout)).
 ///
 /// A refresh of the access token after a `401` is not counted as an attempt.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,7 +32,8 @@ pub struct RetryPolicy {
     pub initial_backoff: Duration,
     /// Largest computed wait between attempts. Default 10 s.
     pub max_backoff: Duration,
-    /// Largest honoured `Retry-After`. Default 30 s.
+    /// Longest `Retry-After` waited for; a longer one ends the call with the
+    /// answer's error. Default 30 s.
     pub max_retry_after: Duration,
 }
 
@@ -78,13 +85,15 @@ impl RetryPolicy {
         self.max_attempts.max(1)
     }
 
-    /// Wait after the `failed`-th failed attempt (1-based), given the value
-    /// of a `Retry-After` header if the answer had one.
-    pub(crate) fn delay(&self, failed: u32, retry_after: Option<&str>) -> Duration {
-        if let Some(wait) = retry_after.and_then(parse_retry_after) {
-            return wait.min(self.max_retry_after);
+    /// Wait after the `failed`-th failed attempt (1-based), given the
+    /// answer's `Retry-After` if it had one; `None` when the service asks for
+    /// more than `max_retry_after` (no retry).
+    pub(crate) fn delay(&self, failed: u32, retry_after: Option<Duration>) -> Option<Duration> {
+        match retry_after {
+            Some(wait) if wait > self.max_retry_after => None,
+            Some(wait) => Some(wait),
+            None => Some(self.backoff(failed)),
         }
-        self.backoff(failed)
     }
 
     fn backoff(&self, failed: u32) -> Duration {
@@ -130,16 +139,21 @@ impl Failure {
     }
 }
 
-/// Parses the delay-seconds form of `Retry-After`.
-fn parse_retry_after(value: &str) -> Option<Duration> {
+/// Parses `Retry-After`: a number of seconds, or an HTTP date (a date in the
+/// past means no wait), as a wait from `now`.
+pub(crate) fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
     let value = value.trim();
-    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+    if value.is_empty() {
         return None;
     }
-    // Absurdly long digit strings saturate instead of failing.
-    Some(Duration::from_secs(
-        value.parse::<u64>().unwrap_or(u64::MAX),
-    ))
+    if value.bytes().all(|b| b.is_ascii_digit()) {
+        // Absurdly long digit strings saturate instead of failing.
+        return Some(Duration::from_secs(
+            value.parse::<u64>().unwrap_or(u64::MAX),
+        ));
+    }
+    let date = httpdate::parse_http_date(value).ok()?;
+    Some(date.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
 /// A pseudo-random number for jitter, from the standard library's randomly
@@ -174,18 +188,18 @@ mod tests {
         let p = RetryPolicy::default()
             .initial_backoff(Duration::from_millis(100))
             .max_backoff(Duration::from_millis(1000));
-        assert_eq!(p.delay(1, None), Duration::from_millis(100));
+        assert_eq!(p.delay(1, None), Some(Duration::from_millis(100)));
         for failed in 2..40 {
             let cap = Duration::from_millis(100)
                 .saturating_mul(1u32.checked_shl(failed - 1).unwrap_or(u32::MAX))
                 .min(Duration::from_millis(1000));
             for _ in 0..20 {
-                let d = p.delay(failed, None);
+                let d = p.delay(failed, None).unwrap();
                 assert!(d >= Duration::from_millis(100), "{d:?}");
                 assert!(d <= cap, "{d:?} > {cap:?}");
             }
         }
-        assert!(p.delay(u32::MAX, None) <= Duration::from_millis(1000));
+        assert!(p.delay(u32::MAX, None).unwrap() <= Duration::from_millis(1000));
     }
 
     #[test]
@@ -198,24 +212,47 @@ mod tests {
     }
 
     #[test]
-    fn retry_after_seconds_capped_and_date_ignored() {
+    fn retry_after_is_used_up_to_the_cap_and_longer_ones_give_up() {
         let p = RetryPolicy::default()
             .initial_backoff(Duration::from_millis(5))
             .max_backoff(Duration::from_millis(5))
             .max_retry_after(Duration::from_secs(2));
-        assert_eq!(p.delay(1, Some("1")), Duration::from_secs(1));
-        assert_eq!(p.delay(1, Some(" 0 ")), Duration::ZERO);
-        assert_eq!(p.delay(1, Some("120")), Duration::from_secs(2));
+        let secs = |s: u64| Some(Duration::from_secs(s));
+        assert_eq!(p.delay(1, secs(1)), secs(1));
+        assert_eq!(p.delay(1, secs(0)), secs(0));
+        assert_eq!(p.delay(1, secs(2)), secs(2));
+        assert_eq!(p.delay(1, secs(120)), None);
+        assert_eq!(p.delay(1, None), Some(Duration::from_millis(5)));
+    }
+
+    #[test]
+    fn retry_after_seconds_and_dates() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_445_412_480); // 2015-10-21 07:28:00
+        let parse = |v: &str| parse_retry_after(v, now);
+        assert_eq!(parse("1"), Some(Duration::from_secs(1)));
+        assert_eq!(parse(" 0 "), Some(Duration::ZERO));
         assert_eq!(
-            p.delay(1, Some("99999999999999999999999")),
-            Duration::from_secs(2)
+            parse("99999999999999999999999"),
+            Some(Duration::from_secs(u64::MAX))
         );
         assert_eq!(
-            p.delay(1, Some("Wed, 21 Oct 2015 07:28:00 GMT")),
-            Duration::from_millis(5)
+            parse("Wed, 21 Oct 2015 07:28:30 GMT"),
+            Some(Duration::from_secs(30))
         );
-        assert_eq!(p.delay(1, Some("-1")), Duration::from_millis(5));
-        assert_eq!(p.delay(1, Some("")), Duration::from_millis(5));
+        // Obsolete date forms that HTTP still accepts.
+        assert_eq!(
+            parse("Wednesday, 21-Oct-15 07:29:00 GMT"),
+            Some(Duration::from_secs(60))
+        );
+        assert_eq!(
+            parse("Wed Oct 21 07:28:10 2015"),
+            Some(Duration::from_secs(10))
+        );
+        // In the past: no wait.
+        assert_eq!(parse("Wed, 21 Oct 2015 07:00:00 GMT"), Some(Duration::ZERO));
+        for bad in ["-1", "", "1.5", "soon", "Wed, 32 Oct 2015 07:28:00 GMT"] {
+            assert_eq!(parse(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -106,27 +106,77 @@ async fn token_inside_refresh_margin_is_fetched_again() {
     let server = MockServer::start().await;
     Mock::given(method("POST"))
         .and(path("/oauth2/token/owner-tenant"))
-        .respond_with(SequentialTokens::new(30))
-        .expect(3)
+        .respond_with(SequentialTokens::new(1))
+        .expect(2)
         .mount(&server)
         .await;
     ok_thing().expect(3).mount(&server).await;
 
-    // Margin 60 s, lifetime 30 s: a token is never reusable.
+    // Margin 60 s, lifetime 1 s: the margin used is 0.1 s, so the token is
+    // reused for 0.9 s and replaced after.
     let client = Client::new(
         config(&server).token_refresh_margin(Duration::from_secs(60)),
         &AUTH,
     )
     .unwrap();
-    for _ in 0..3 {
-        get_thing(&client).await.unwrap();
-    }
+    get_thing(&client).await.unwrap();
+    get_thing(&client).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(950)).await;
+    get_thing(&client).await.unwrap();
     let auths: Vec<String> = received(&server, "/api")
         .await
         .iter()
         .map(|r| common::header(r, "authorization").unwrap().to_owned())
         .collect();
-    assert_eq!(auths, ["Bearer tok-1", "Bearer tok-2", "Bearer tok-3"]);
+    assert_eq!(auths, ["Bearer tok-1", "Bearer tok-1", "Bearer tok-2"]);
+}
+
+/// Issue 9: with a fixed 60 s margin a token living 60 s or less was never
+/// reused, so 100 concurrent calls made 100 serialized token requests.
+#[tokio::test]
+async fn short_lived_token_is_shared_by_concurrent_calls() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/oauth2/token/owner-tenant"))
+        .respond_with(SequentialTokens::new(30))
+        .mount(&server)
+        .await;
+    ok_thing().mount(&server).await;
+
+    let client = client(&server);
+    let tasks: Vec<_> = (0..100)
+        .map(|_| {
+            let client = client.clone();
+            tokio::spawn(async move { get_thing(&client).await })
+        })
+        .collect();
+    for task in tasks {
+        task.await.unwrap().unwrap();
+    }
+    assert_eq!(token_requests(&server).await, 1);
+    let auths: std::collections::HashSet<String> = received(&server, "/api")
+        .await
+        .iter()
+        .map(|r| common::header(r, "authorization").unwrap().to_owned())
+        .collect();
+    assert_eq!(auths.len(), 1);
+}
+
+/// Issue 9: `expires_in: 0` meant one token request per call.
+#[tokio::test]
+async fn zero_expires_in_is_an_unknown_lifetime_not_a_token_per_call() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/oauth2/token/owner-tenant"))
+        .respond_with(SequentialTokens::new(0))
+        .expect(1)
+        .mount(&server)
+        .await;
+    ok_thing().expect(10).mount(&server).await;
+    let client = client(&server);
+    for _ in 0..10 {
+        get_thing(&client).await.unwrap();
+    }
 }
 
 #[tokio::test]

@@ -18,6 +18,13 @@ fn invalid(err: &Error) -> &str {
     }
 }
 
+fn invalid_tenant(err: &Error) -> &str {
+    match err {
+        Error::InvalidTenantId { message } => message,
+        other => panic!("expected InvalidTenantId, got {other:?}"),
+    }
+}
+
 /// A client whose `config` API is the raw server and whose token endpoint
 /// is `server`.
 fn raw_client(server: &MockServer, raw: &RawServer) -> Client {
@@ -239,14 +246,14 @@ async fn tenant_header_per_client_and_per_call() {
 async fn line_breaks_in_tenants_and_headers_are_refused() {
     let server = server().await;
     let err = Client::new(config(&server).delegated_tenant("a\r\nx-evil: 1"), &AUTH).unwrap_err();
-    invalid(&err);
+    invalid_tenant(&err);
     let client = client(&server);
-    invalid(&client.with_tenant("a\nb").unwrap_err());
-    invalid(&client.with_tenant("").unwrap_err());
+    invalid_tenant(&client.with_tenant("a\nb").unwrap_err());
+    invalid_tenant(&client.with_tenant("").unwrap_err());
 
     let mut call = Request::new(&client, &GET_THING, &["1"]);
     call.tenant("t\r\n");
-    invalid(&call.send_empty().await.unwrap_err());
+    invalid_tenant(&call.send_empty().await.unwrap_err());
 
     let mut call = Request::new(&client, &GET_THING, &["1"]);
     call.header("x-note", &"one\r\nx-evil: 1");
@@ -486,4 +493,70 @@ fn send_futures_are_send() {
     assert_send(&call);
     assert_send(&call.send_json::<Value>());
     assert_send(&Request::new(&client, &GET_THING, &["1"]).send_raw());
+}
+
+/// Issue 9: a leading space was accepted and the server read the id
+/// trimmed (another tenant than configured); non-ASCII ids went out as raw
+/// bytes; a 100 KB id was accepted. Every way of giving a tenant id refuses
+/// them before anything is sent.
+#[tokio::test]
+async fn tenant_ids_are_checked_before_anything_is_sent() {
+    let server = MockServer::start().await;
+    let client = client(&server);
+    let long = "t".repeat(129);
+    let huge = "t".repeat(100_000);
+    let bad = [
+        (" tenant-a", "white space"),
+        ("tenant-a ", "white space"),
+        ("\ttenant-a", "white space"),
+        ("tenant a", "visible ASCII"),
+        ("ténant", "visible ASCII"),
+        ("tenant\u{7f}", "visible ASCII"),
+        ("tenant\u{a0}", "white space"),
+        (long.as_str(), "longer than 128"),
+        (huge.as_str(), "longer than 128"),
+        ("", "empty"),
+    ];
+    for (id, problem) in bad {
+        let mut errors = vec![
+            Client::new(config(&server).delegated_tenant(id), &AUTH).unwrap_err(),
+            Client::new(config(&server).token_tenant_id(id), &AUTH).unwrap_err(),
+            client.with_tenant(id).unwrap_err(),
+            ruckus_one_runtime::RawRequest::new(
+                &client,
+                &API,
+                ruckus_one_runtime::Method::Get,
+                "/x",
+            )
+            .tenant(id)
+            .send_empty()
+            .await
+            .unwrap_err(),
+            ruckus_one_runtime::wait_for_activity_as::<Value>(
+                &client,
+                &GET_THING,
+                "r",
+                Some(id),
+                &ruckus_one_runtime::WaitOptions::default(),
+            )
+            .await
+            .unwrap_err(),
+        ];
+        let mut call = Request::new(&client, &GET_THING, &["1"]);
+        call.tenant(id);
+        errors.push(call.send_empty().await.unwrap_err());
+        for err in &errors {
+            let message = invalid_tenant(err);
+            assert!(message.contains(problem), "{id:?}: {message}");
+            assert!(message.contains("tenant id"), "{message}");
+            assert!(message.len() < 200, "the id is shortened: {message}");
+            assert!(err.to_string().starts_with("invalid tenant id: "), "{err}");
+        }
+    }
+    // 128 visible ASCII characters are fine.
+    let longest = "t".repeat(128);
+    client.with_tenant(&longest).unwrap();
+    client.with_tenant("0123abcd-_.~!").unwrap();
+    Client::new(config(&server).token_tenant_id(&longest), &AUTH).unwrap();
+    assert!(server.received_requests().await.unwrap().is_empty());
 }

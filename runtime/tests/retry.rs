@@ -2,7 +2,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use common::*;
 use ruckus_one_runtime::{Client, Error, Operation, Request, RetryPolicy};
@@ -55,7 +55,7 @@ async fn too_many_requests_honours_retry_after_up_to_the_cap() {
     let policy = RetryPolicy::default()
         .initial_backoff(Duration::from_secs(5))
         .max_backoff(Duration::from_secs(5))
-        .max_retry_after(Duration::from_millis(150));
+        .max_retry_after(Duration::from_secs(2));
     let client = Client::new(config(&server).retry(policy), &AUTH).unwrap();
 
     let started = Instant::now();
@@ -63,9 +63,176 @@ async fn too_many_requests_honours_retry_after_up_to_the_cap() {
     let elapsed = started.elapsed();
     assert_eq!(value, json!({"ok": true}));
     assert_eq!(received(&server, "/api/things").await.len(), 2);
-    // Waited the capped Retry-After, not the 5 s backoff nor the full 1 s.
-    assert!(elapsed >= Duration::from_millis(150), "{elapsed:?}");
-    assert!(elapsed < Duration::from_millis(900), "{elapsed:?}");
+    // Waited the 1 s Retry-After, not the 5 s backoff.
+    assert!(elapsed >= Duration::from_secs(1), "{elapsed:?}");
+    assert!(elapsed < Duration::from_millis(2500), "{elapsed:?}");
+}
+
+/// Issue 9: `Retry-After: 86400` made a call wait for the policy's cap
+/// (60 s over two retries); a longer demand than the cap now ends the call
+/// at once with the answer's error, which tells how long to wait.
+#[tokio::test]
+async fn retry_after_beyond_the_cap_fails_fast_with_the_answer() {
+    let server = server().await;
+    Mock::given(method("GET"))
+        .and(path("/api/things/1"))
+        .respond_with(
+            ResponseTemplate::new(429)
+                .insert_header("retry-after", "86400")
+                .insert_header("x-request-id", "slow-1"),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/api/things/2"))
+        .respond_with(
+            ResponseTemplate::new(503)
+                .insert_header("retry-after", "Fri, 01 Jan 2100 00:00:00 GMT"),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let client = Client::new(config(&server).retry(RetryPolicy::default()), &AUTH).unwrap();
+    let started = Instant::now();
+    let err = call(&client, &GET_THING, &["1"]).await.unwrap_err();
+    assert_eq!(err.status(), Some(429));
+    assert_eq!(err.request_id(), Some("slow-1"));
+    assert_eq!(err.retry_after(), Some(Duration::from_secs(86400)));
+    let err = call(&client, &GET_THING, &["2"]).await.unwrap_err();
+    assert_eq!(err.status(), Some(503));
+    assert!(err.retry_after().unwrap() > Duration::from_secs(365 * 86400));
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// Issue 9: `Retry-After` given as an HTTP date was ignored (the backoff
+/// was used instead).
+#[tokio::test]
+async fn retry_after_as_an_http_date_is_honoured() {
+    let server = server().await;
+    let in_two_seconds = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(2));
+    fail_then_succeed(
+        &server,
+        "GET",
+        "/api/things/1",
+        ResponseTemplate::new(503).insert_header("retry-after", in_two_seconds.as_str()),
+        1,
+    )
+    .await;
+    let policy = RetryPolicy::default()
+        .initial_backoff(Duration::from_millis(1))
+        .max_backoff(Duration::from_millis(1))
+        .max_retry_after(Duration::from_secs(5));
+    let client = Client::new(config(&server).retry(policy), &AUTH).unwrap();
+    let started = Instant::now();
+    call(&client, &GET_THING, &["1"]).await.unwrap();
+    let elapsed = started.elapsed();
+    // The date has a one-second resolution: between 1 and 2 s from now.
+    assert!(elapsed >= Duration::from_millis(1000), "{elapsed:?}");
+    assert!(elapsed < Duration::from_millis(3000), "{elapsed:?}");
+    assert_eq!(received(&server, "/api/things/1").await.len(), 2);
+}
+
+/// Issue 9: a server that accepts and never answers held a call for
+/// 3 × 60 s. The call timeout bounds the whole call, retries included.
+#[tokio::test]
+async fn the_call_timeout_bounds_all_attempts() {
+    let server = server().await;
+    let (base, count) = silent_server();
+    let client = Client::new(
+        config(&server)
+            .api_base_url("config", base)
+            .request_timeout(Duration::from_millis(400))
+            .call_timeout(Duration::from_millis(700))
+            .retry(fast_retry().max_attempts(5)),
+        &AUTH,
+    )
+    .unwrap();
+    let started = Instant::now();
+    let err = call(&client, &GET_THING, &["1"]).await.unwrap_err();
+    let elapsed = started.elapsed();
+    assert!(matches!(err, Error::Timeout), "{err:?}");
+    assert!(elapsed >= Duration::from_millis(650), "{elapsed:?}");
+    assert!(elapsed < Duration::from_millis(1200), "{elapsed:?}");
+    // Two attempts started: the second was cut short by the deadline.
+    assert_eq!(count.load(std::sync::atomic::Ordering::SeqCst), 2);
+}
+
+/// The token request is bounded by the call timeout too.
+#[tokio::test]
+async fn the_call_timeout_bounds_the_token_request() {
+    let (base, _count) = silent_server();
+    let client = Client::new(
+        ruckus_one_runtime::Config::new(ruckus_one_runtime::Credentials::new(CLIENT_ID, SECRET))
+            .base_url(base)
+            .call_timeout(Duration::from_millis(300)),
+        &AUTH,
+    )
+    .unwrap();
+    let started = Instant::now();
+    let err = call(&client, &GET_THING, &["1"]).await.unwrap_err();
+    assert!(matches!(err, Error::Timeout), "{err:?}");
+    assert!(started.elapsed() < Duration::from_millis(900));
+}
+
+/// A wait that would end after the deadline is not made: the last error is
+/// returned at once.
+#[tokio::test]
+async fn a_retry_that_cannot_finish_in_time_is_not_attempted() {
+    let server = server().await;
+    Mock::given(method("GET"))
+        .and(path("/api/things/1"))
+        .respond_with(ResponseTemplate::new(503).insert_header("retry-after", "2"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let client = Client::new(
+        config(&server)
+            .call_timeout(Duration::from_secs(1))
+            .retry(RetryPolicy::default().max_retry_after(Duration::from_secs(5))),
+        &AUTH,
+    )
+    .unwrap();
+    let started = Instant::now();
+    let err = call(&client, &GET_THING, &["1"]).await.unwrap_err();
+    assert_eq!(err.status(), Some(503));
+    assert!(started.elapsed() < Duration::from_millis(500));
+}
+
+#[test]
+fn default_timeouts_fit_three_attempts_in_the_call_timeout() {
+    let config =
+        ruckus_one_runtime::Config::new(ruckus_one_runtime::Credentials::new(CLIENT_ID, SECRET));
+    let text = format!("{config:?}");
+    assert!(text.contains("request_timeout: 30s"), "{text}");
+    assert!(text.contains("call_timeout: 120s"), "{text}");
+}
+
+/// Accepts connections, reads the request and never answers; counts them.
+fn silent_server() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let count = std::sync::Arc::new(AtomicUsize::new(0));
+    let counted = count.clone();
+    std::thread::spawn(move || {
+        let mut open = Vec::new();
+        for stream in listener.incoming().flatten() {
+            counted.fetch_add(1, Ordering::SeqCst);
+            let mut buf = [0u8; 4096];
+            let _ = std::io::Read::read(&mut &stream, &mut buf);
+            // Kept open, never answered, for at most the test's duration.
+            open.push(stream);
+            if open.len() > 50 {
+                break;
+            }
+        }
+    });
+    (base, count)
 }
 
 #[tokio::test]

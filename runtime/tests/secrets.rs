@@ -191,3 +191,216 @@ async fn echoed_secrets_are_masked_in_api_errors() {
         assert!(err.to_string().contains(masked), "{err}");
     }
 }
+
+/// A secret and a token with characters that JSON and percent-encoding
+/// change.
+const ODD_SECRET: &str = "sec/ret+val ue&=XYZ-0123";
+const ODD_TOKEN: &str = "tok/ABC+def==xyz-987";
+
+/// The ways a server may echo `value`: as is, JSON-escaped with `\/`,
+/// percent-encoded in upper and in lower case, form-encoded, and with
+/// `\u` escapes.
+fn echo_shapes(value: &str) -> Vec<(&'static str, String)> {
+    let percent = |lower: bool| -> String {
+        value
+            .bytes()
+            .map(|b| match (b.is_ascii_alphanumeric(), lower) {
+                (true, _) => (b as char).to_string(),
+                (false, false) => format!("%{b:02X}"),
+                (false, true) => format!("%{b:02x}"),
+            })
+            .collect()
+    };
+    vec![
+        ("raw", value.to_owned()),
+        (
+            "json",
+            serde_json::to_string(value)
+                .unwrap()
+                .trim_matches('"')
+                .replace('/', "\\/"),
+        ),
+        ("percent upper", percent(false)),
+        ("percent lower", percent(true)),
+        (
+            "form",
+            serde_urlencoded::to_string([("", value)])
+                .unwrap()
+                .trim_start_matches('=')
+                .to_owned(),
+        ),
+        (
+            "json unicode",
+            value.replace('/', "\\u002f").replace('+', "\\u002B"),
+        ),
+    ]
+}
+
+/// Neither `ODD_SECRET` nor `ODD_TOKEN` shows, in any encoding: the
+/// fragments checked survive every echo shape unchanged.
+fn assert_hidden(what: &str, text: &str) {
+    for fragment in ["XYZ", "0123", "ABC", "987"] {
+        assert!(!text.contains(fragment), "{what} shows {fragment}: {text}");
+    }
+}
+
+/// Issue 9: the token endpoint's body was cut to 200 characters before the
+/// secret was masked, and JSON-escaped or lower-case percent-encoded echoes
+/// were not masked: the secret reached `to_string()` in 4 of 6 shapes.
+#[tokio::test]
+async fn token_endpoint_echoes_of_the_secret_never_show() {
+    for (shape, echoed) in echo_shapes(ODD_SECRET) {
+        for (layout, body) in [
+            ("plain text", format!("invalid_client: bad secret {echoed}")),
+            // The echo straddles the old 200-character cut.
+            (
+                "long text",
+                format!("{} {echoed} and more", "x".repeat(190)),
+            ),
+            (
+                "oauth json",
+                format!(
+                    r#"{{"error":"invalid_client","error_description":"bad secret {echoed}","echo":"{echoed}"}}"#
+                ),
+            ),
+        ] {
+            let server = MockServer::start().await;
+            Mock::given(method("POST"))
+                .respond_with(ResponseTemplate::new(401).set_body_string(body))
+                .mount(&server)
+                .await;
+            let client = Client::new(
+                Config::new(Credentials::new(CLIENT_ID, ODD_SECRET))
+                    .base_url(server.uri())
+                    .retry(RetryPolicy::none()),
+                &AUTH,
+            )
+            .unwrap();
+            let err = Request::new(&client, &GET_THING, &["1"])
+                .send_empty()
+                .await
+                .unwrap_err();
+            let what = format!("{shape} echo in {layout}");
+            assert!(
+                matches!(
+                    err,
+                    Error::Auth {
+                        status: Some(401),
+                        ..
+                    }
+                ),
+                "{what}: {err:?}"
+            );
+            assert_hidden(&what, &err.to_string());
+            assert_hidden(&what, &format!("{err:?}"));
+            if layout != "long text" {
+                assert!(err.to_string().contains("invalid_client"), "{what}: {err}");
+            }
+            if layout == "oauth json" {
+                // Only the OAuth fields are shown.
+                assert!(!err.to_string().contains("echo"), "{what}: {err}");
+            }
+        }
+    }
+}
+
+/// Issue 9: an API error whose body echoes the `Authorization` header
+/// printed the access token in `Debug` (the JSON-escaped `\/` form was not
+/// masked, and its decoded message showed the token).
+#[tokio::test]
+async fn api_error_echoes_of_the_token_and_secret_never_show() {
+    let mut cases = Vec::new();
+    for (shape, echoed) in echo_shapes(ODD_TOKEN) {
+        cases.push((format!("token, {shape}"), echoed));
+    }
+    for (shape, echoed) in echo_shapes(ODD_SECRET) {
+        cases.push((format!("secret, {shape}"), echoed));
+    }
+    for (what, echoed) in cases {
+        let server = MockServer::start().await;
+        Mock::given(method("POST"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(token_body(ODD_TOKEN, 3600)))
+            .mount(&server)
+            .await;
+        for (status, id, body) in [
+            (
+                400,
+                "1",
+                format!(
+                    r#"{{"errors":[{{"code":"E-1","message":"header was Bearer {echoed}"}}],"echo":"{echoed}"}}"#
+                ),
+            ),
+            (
+                502,
+                "2",
+                format!("<html>proxy saw Authorization: Bearer {echoed}</html>"),
+            ),
+            (500, "3", format!("{}{echoed}", "x".repeat(300))),
+        ] {
+            Mock::given(method("GET"))
+                .and(path(format!("/api/things/{id}")))
+                .respond_with(ResponseTemplate::new(status).set_body_string(body))
+                .mount(&server)
+                .await;
+        }
+        let client = Client::new(
+            Config::new(Credentials::new(CLIENT_ID, ODD_SECRET))
+                .base_url(server.uri())
+                .retry(RetryPolicy::none()),
+            &AUTH,
+        )
+        .unwrap();
+        for id in ["1", "2", "3"] {
+            let err = Request::new(&client, &GET_THING, &[id])
+                .send_empty()
+                .await
+                .unwrap_err();
+            let what = format!("{what} in answer {id}");
+            assert!(matches!(err, Error::Api(_)), "{what}: {err:?}");
+            for (output, text) in [
+                ("Display", err.to_string()),
+                ("Debug", format!("{err:?}")),
+                ("pretty Debug", format!("{err:#?}")),
+                (
+                    "raw body",
+                    String::from_utf8_lossy(err.raw_body().unwrap()).into_owned(),
+                ),
+                ("message", err.message().unwrap_or_default().to_owned()),
+            ] {
+                assert_hidden(&format!("{what}, {output}"), &text);
+            }
+        }
+    }
+}
+
+/// A success answer that cannot be decoded keeps its body in the error:
+/// echoes are masked there too.
+#[tokio::test]
+async fn decode_errors_mask_echoes() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(token_body(ODD_TOKEN, 3600)))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/api/things/1"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(format!(
+            "<html>you sent Bearer {}</html>",
+            ODD_TOKEN.replace('/', "%2f")
+        )))
+        .mount(&server)
+        .await;
+    let client = Client::new(
+        Config::new(Credentials::new(CLIENT_ID, ODD_SECRET)).base_url(server.uri()),
+        &AUTH,
+    )
+    .unwrap();
+    let err = Request::new(&client, &GET_THING, &["1"])
+        .send_json::<Value>()
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Decode(_)), "{err:?}");
+    let text = format!("{err} {err:?}");
+    assert_hidden("decode error", &text);
+    assert!(text.contains("you sent Bearer ***"), "{text}");
+}

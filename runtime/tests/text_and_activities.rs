@@ -318,5 +318,5 @@ async fn wait_for_activity_as_polls_for_the_given_tenant() {
     let err = wait_for_activity_as::<Value>(&client, &GET_ACTIVITY, "req-1", Some("a\nb"), &short)
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::InvalidRequest { .. }), "{err:?}");
+    assert!(matches!(err, Error::InvalidTenantId { .. }), "{err:?}");
 }
