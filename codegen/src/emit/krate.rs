@@ -30,6 +30,7 @@ pub fn cargo_toml(ir: &Ir) -> String {
     // Always present, so dependents can name it whether or not the spec has experimental
     // operations today.
     s.push_str("[features]\n# Operations the spec marks experimental: they may change without notice.\nexperimental = []\n");
+    s.push_str("# TLS: rustls with the aws-lc-rs crypto provider (the default), or with ring, which builds\n# much faster: `default-features = false, features = [\"tls-ring\", ...]`.\ntls-aws-lc = [\"ruckus-one-runtime/tls-aws-lc\"]\ntls-ring = [\"ruckus-one-runtime/tls-ring\"]\n");
     if ir.krate.area_features {
         let all: Vec<String> = ir
             .apis
@@ -39,7 +40,7 @@ pub fn cargo_toml(ir: &Ir) -> String {
             .collect();
         s.push_str("# One feature per API area, all on by default: build only what you use with\n");
         s.push_str("# `default-features = false, features = [\"network-switches\"]`.\n");
-        s.push_str(&format!("default = [{}]\n", all.join(", ")));
+        s.push_str(&format!("default = [\"tls-aws-lc\", {}]\n", all.join(", ")));
         for api in &ir.apis {
             for a in &api.areas {
                 let deps: Vec<String> = a
@@ -53,7 +54,7 @@ pub fn cargo_toml(ir: &Ir) -> String {
     }
     s.push('\n');
     s.push_str("[package.metadata.docs.rs]\n# \"Available on crate feature\" badges on docs.rs.\nall-features = true\nrustdoc-args = [\"--cfg\", \"docsrs\"]\n\n");
-    s.push_str("[dependencies]\nruckus-one-runtime = { workspace = true }\nserde = { workspace = true }\nserde_json = { workspace = true }\nbytes = { workspace = true }\n");
+    s.push_str("[dependencies]\nruckus-one-runtime = { workspace = true, default-features = false }\nserde = { workspace = true }\nserde_json = { workspace = true }\nbytes = { workspace = true }\n");
     s.push_str("\n# The generated conformance test (tests/conformance) calls every operation against a local server.\n[dev-dependencies]\ntokio = { workspace = true, features = [\"macros\", \"rt-multi-thread\"] }\nwiremock = { workspace = true }\n");
     s
 }
@@ -125,7 +126,7 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
         #![cfg_attr(docsrs, feature(doc_cfg))]
         #![warn(missing_docs)]
         pub use ruckus_one_runtime as runtime;
-        pub use ruckus_one_runtime::{ApiError, Config, Credentials, Error, ErrorBody, Method, Multipart, RawRequest, Region, RetryPolicy, Secret, WaitOptions};
+        pub use ruckus_one_runtime::{ApiError, Config, Credentials, Error, ErrorBody, Method, Multipart, RawRequest, Region, Response, RetryPolicy, Secret, WaitOptions};
 
         #(#mods)*
 

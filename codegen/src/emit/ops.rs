@@ -20,6 +20,9 @@ pub const RESERVED_BUILDER_METHODS: &[&str] = &[
     "send",
     "pages",
     "send_and_wait",
+    "send_with_response",
+    "timeout",
+    "retry",
 ];
 
 /// The argument type of a parameter and how it is passed to the runtime.
@@ -42,6 +45,16 @@ fn output(op: &OpIr, area: &str) -> (TokenStream, TokenStream) {
         ResponseKind::Binary => (quote!(bytes::Bytes), quote!(send_bytes)),
         ResponseKind::Text => (quote!(String), quote!(send_text)),
         ResponseKind::Empty => (quote!(()), quote!(send_empty)),
+    }
+}
+
+/// The runtime call that decodes the 2xx body and keeps status, headers and request id.
+fn output_with_response(op: &OpIr) -> TokenStream {
+    match op.success.kind {
+        ResponseKind::Json => quote!(send_json_with_response),
+        ResponseKind::Binary => quote!(send_bytes_with_response),
+        ResponseKind::Text => quote!(send_text_with_response),
+        ResponseKind::Empty => quote!(send_empty_with_response),
     }
 }
 
@@ -165,6 +178,7 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
         });
     }
     let (out_ty, send_call) = output(op, area);
+    let send_with_response = output_with_response(op);
     let pages = match (&op.pagination, op.success.kind) {
         (Some(p), ResponseKind::Json) => {
             let style = ident(p.style.variant());
@@ -260,9 +274,28 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
 
             #pages
 
+            /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+            pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+                self.req.timeout(timeout);
+                self
+            }
+
+            /// Retries this call by `policy` instead of the client's policy.
+            pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+                self.req.retry(policy);
+                self
+            }
+
             #send_doc
             pub async fn send(self) -> Result<#out_ty, ruckus_one_runtime::Error> {
                 self.req.#send_call().await
+            }
+
+            /// Like `send`, also returning the answer's status, headers and request id.
+            pub async fn send_with_response(
+                self,
+            ) -> Result<ruckus_one_runtime::Response<#out_ty>, ruckus_one_runtime::Error> {
+                self.req.#send_with_response().await
             }
 
             #send_and_wait

@@ -36,7 +36,7 @@
 pub use ruckus_one_runtime as runtime;
 pub use ruckus_one_runtime::{
     ApiError, Config, Credentials, Error, ErrorBody, Method, Multipart, RawRequest,
-    Region, RetryPolicy, Secret, WaitOptions,
+    Region, Response, RetryPolicy, Secret, WaitOptions,
 };
 pub mod analytics;
 pub mod network;

@@ -531,9 +531,28 @@ impl<'a> QueryLicensesAndHierarchy<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<LicenseHierarchy, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<LicenseHierarchy>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static LIST_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -562,9 +581,25 @@ impl<'a> ListLicenses<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<Vec<License>, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<Vec<License>>, ruckus_one_runtime::Error> {
+        self.req.send_json_with_response().await
     }
 }
 static REFRESH_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -593,9 +628,25 @@ impl<'a> RefreshLicenses<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<Vec<License>, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<Vec<License>>, ruckus_one_runtime::Error> {
+        self.req.send_json_with_response().await
     }
 }
 static DELETE_ORPHANED_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -624,11 +675,30 @@ impl<'a> DeleteOrphanedAps<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<super::common::ErrorBody, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::ErrorBody>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -657,9 +727,25 @@ impl<'a> GetLicense<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<License, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<License>, ruckus_one_runtime::Error> {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -688,8 +774,27 @@ impl<'a> UpdateLicense<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<LicenseUpdateResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<LicenseUpdateResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }

@@ -254,9 +254,28 @@ impl<'a> ListOnboardedSystems<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<Vec<OnboardedSystem>, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<Vec<OnboardedSystem>>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static DELETE_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -285,11 +304,30 @@ impl<'a> DeleteOnboardedSystem<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<super::common::ErrorBody, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::ErrorBody>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -318,8 +356,27 @@ impl<'a> GetOnboardedSystem<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<OnboardedSystem, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<OnboardedSystem>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }

@@ -1013,9 +1013,28 @@ impl<'a> RetryFailedReportSchedules<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<ScheduleBatchResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<ScheduleBatchResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static DELETE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1044,9 +1063,28 @@ impl<'a> DeleteSchedules<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<ScheduleBatchResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<ScheduleBatchResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static LIST_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1082,9 +1120,25 @@ impl<'a> ListSchedules<'a> {
         self.req.query("status", &status);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<ScheduleList, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<ScheduleList>, ruckus_one_runtime::Error> {
+        self.req.send_json_with_response().await
     }
 }
 static CREATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1113,9 +1167,28 @@ impl<'a> CreateSchedule<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<ScheduleCreated, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<ScheduleCreated>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_SCHEDULE_EXECUTION_LOGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1144,11 +1217,30 @@ impl<'a> GetScheduleExecutionLogs<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<Vec<ScheduleExecutionLogEntry>, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<Vec<ScheduleExecutionLogEntry>>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1177,9 +1269,25 @@ impl<'a> GetSchedule<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<Schedule, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<Schedule>, ruckus_one_runtime::Error> {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1208,8 +1316,27 @@ impl<'a> UpdateSchedule<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<ScheduleUpdated, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<ScheduleUpdated>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }

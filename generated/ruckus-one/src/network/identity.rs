@@ -4022,9 +4022,28 @@ impl<'a> CreateDpskService<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static LIST_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4053,9 +4072,28 @@ impl<'a> ListDpskServices<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static QUERY_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4128,11 +4166,30 @@ impl<'a> QueryDpskServices<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4188,9 +4245,25 @@ impl<'a> GetDpskService<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<DpskPool, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<DpskPool>, ruckus_one_runtime::Error> {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4252,9 +4325,28 @@ impl<'a> UpdateDpskService<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -4326,9 +4418,28 @@ impl<'a> PatchDpskService<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -4394,9 +4505,28 @@ impl<'a> DeleteDpskService<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -4440,9 +4570,28 @@ impl<'a> AddIdentityGroupToDpskService<'a> {
         self.req.json(body);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4471,9 +4620,28 @@ impl<'a> RemoveIdentityGroupFromDpskService<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4507,9 +4675,28 @@ impl<'a> CreateDpskPassphrase<'a> {
         self.req.json(body);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static IMPORT_DPSK_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4572,9 +4759,28 @@ impl<'a> ImportDpskPassphrases<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static CREATE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4636,9 +4842,25 @@ impl<'a> CreateDpskServicePassphrases<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -4739,9 +4961,28 @@ impl<'a> ListDpskServicePassphrases<'a> {
                 first_page: 0u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<IdentityServicePage, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<IdentityServicePage>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static QUERY_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4814,11 +5055,30 @@ impl<'a> QueryDpskServicePassphrases<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_DPSK_SERVICE_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4874,9 +5134,28 @@ impl<'a> GetDpskServicePassphrase<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static DELETE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4938,9 +5217,28 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5000,9 +5298,28 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5041,9 +5358,28 @@ impl<'a> CreateTemplateDpskService<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5090,9 +5426,25 @@ impl<'a> GetTemplateDpskService<'a> {
         self.req.query("includeTpBasic", &include_tp_basic);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<DpskPool, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<DpskPool>, ruckus_one_runtime::Error> {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5121,9 +5473,28 @@ impl<'a> UpdateTemplateDpskService<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5162,9 +5533,28 @@ impl<'a> PatchTemplateDpskService<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5203,9 +5593,28 @@ impl<'a> DeleteTemplateDpskService<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5255,11 +5664,30 @@ impl<'a> QueryTemplateDpskServices<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5312,9 +5740,28 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5353,9 +5800,28 @@ impl<'a> ListTemplateWifiNetworkDpskServices<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static LIST_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5440,9 +5906,28 @@ impl<'a> ListIdentityGroups<'a> {
                 first_page: 0u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<IdentityServicePage, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<IdentityServicePage>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static QUERY_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5527,9 +6012,28 @@ impl<'a> QueryIdentityGroups<'a> {
                 first_page: 0u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<IdentityServicePage, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<IdentityServicePage>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static CREATE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5563,9 +6067,28 @@ impl<'a> CreateIdentityGroup<'a> {
         self.req.json(body);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5615,9 +6138,28 @@ impl<'a> GetIdentityGroup<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static DELETE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5646,9 +6188,28 @@ impl<'a> DeleteIdentityGroup<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static PATCH_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5682,9 +6243,28 @@ impl<'a> PatchIdentityGroup<'a> {
         self.req.json(body);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5737,11 +6317,30 @@ impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5801,11 +6400,30 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5865,11 +6483,30 @@ impl<'a> AddPolicySetToIdentityGroup<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5929,11 +6566,30 @@ impl<'a> RemovePolicySetFromIdentityGroup<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5996,11 +6652,30 @@ impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6084,9 +6759,28 @@ impl<'a> ListIdentities<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static QUERY_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6171,9 +6865,25 @@ impl<'a> QueryIdentities<'a> {
                 first_page: 0u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<IdentityPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<IdentityPage>, ruckus_one_runtime::Error> {
+        self.req.send_json_with_response().await
     }
 }
 static CREATE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6202,9 +6912,28 @@ impl<'a> CreateIdentity<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6254,9 +6983,25 @@ impl<'a> GetIdentity<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<Identity, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<Identity>, ruckus_one_runtime::Error> {
+        self.req.send_json_with_response().await
     }
 }
 static DELETE_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6285,9 +7030,28 @@ impl<'a> DeleteIdentities<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static DELETE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6316,9 +7080,28 @@ impl<'a> DeleteIdentity<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static PATCH_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6347,9 +7130,28 @@ impl<'a> PatchIdentity<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6383,9 +7185,28 @@ impl<'a> CreateIdentityDevice<'a> {
         self.req.json(body);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6414,9 +7235,28 @@ impl<'a> DeleteIdentityDevice<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6445,9 +7285,28 @@ impl<'a> DeleteIdentityEthernetPort<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6497,11 +7356,30 @@ impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6540,9 +7418,28 @@ impl<'a> ImportIdentities<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static EXPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6576,9 +7473,25 @@ impl<'a> ExportIdentities<'a> {
         self.req.json(body);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and returns the `200` response body as bytes.
     pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
         self.req.send_bytes().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<bytes::Bytes>, ruckus_one_runtime::Error> {
+        self.req.send_bytes_with_response().await
     }
 }
 static LIST_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6663,11 +7576,30 @@ impl<'a> ListMacRegistrationPools<'a> {
                 first_page: 0u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<MacRegistrationPoolPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<MacRegistrationPoolPage>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static CREATE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6723,9 +7655,28 @@ impl<'a> CreateMacRegistrationPool<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `201` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6785,9 +7736,28 @@ impl<'a> GetMacRegistrationPool<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<MacRegistrationPool, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<MacRegistrationPool>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static DELETE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6843,9 +7813,28 @@ impl<'a> DeleteMacRegistrationPool<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6940,11 +7929,30 @@ impl<'a> QueryMacRegistrationPools<'a> {
                 first_page: 0u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<MacRegistrationPoolPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<MacRegistrationPoolPage>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static LIST_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -7029,9 +8037,28 @@ impl<'a> ListMacRegistrations<'a> {
                 first_page: 0u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<MacRegistrationPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<MacRegistrationPage>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static CREATE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -7087,9 +8114,28 @@ impl<'a> CreateMacRegistration<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `201` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -7155,9 +8201,28 @@ impl<'a> DeleteMacRegistrations<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -7217,9 +8282,28 @@ impl<'a> GetMacRegistration<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<MacRegistration, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<MacRegistration>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static DELETE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -7275,9 +8359,28 @@ impl<'a> DeleteMacRegistration<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -7372,9 +8475,28 @@ impl<'a> QueryMacRegistrations<'a> {
                 first_page: 0u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<MacRegistrationPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<MacRegistrationPage>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static ADD_POLICY_SET_TO_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -7424,11 +8546,30 @@ impl<'a> AddPolicySetToMacRegistrationPool<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -7491,11 +8632,30 @@ impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -7558,9 +8718,28 @@ impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -7610,9 +8789,25 @@ impl<'a> GetCertificate<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<Certificate, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<Certificate>, ruckus_one_runtime::Error> {
+        self.req.send_json_with_response().await
     }
 }
 static DOWNLOAD_CERTIFICATE_PRIVATE_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -7641,9 +8836,25 @@ impl<'a> DownloadCertificatePrivateKey<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and returns the `200` response body as bytes.
     pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
         self.req.send_bytes().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<bytes::Bytes>, ruckus_one_runtime::Error> {
+        self.req.send_bytes_with_response().await
     }
 }
 static PATCH_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -7693,9 +8904,28 @@ impl<'a> PatchCertificate<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -7755,9 +8985,28 @@ impl<'a> DeleteCertificate<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -7796,9 +9045,25 @@ impl<'a> ListCertificateChains<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and returns the `200` response body as bytes.
     pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
         self.req.send_bytes().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<bytes::Bytes>, ruckus_one_runtime::Error> {
+        self.req.send_bytes_with_response().await
     }
 }
 static CREATE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -7848,9 +9113,28 @@ impl<'a> CreateCertificateAuthority<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -7910,9 +9194,28 @@ impl<'a> GetCertificateAuthority<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<CertificateAuthority, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<CertificateAuthority>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static DELETE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -7962,9 +9265,28 @@ impl<'a> DeleteCertificateAuthority<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -8035,11 +9357,30 @@ impl<'a> QueryCertificateAuthorities<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static CREATE_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8089,9 +9430,28 @@ impl<'a> CreateCertificateTemplate<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -8151,9 +9511,28 @@ impl<'a> CreateSubCertificateAuthority<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -8224,11 +9603,30 @@ impl<'a> QuerySubCertificateAuthorities<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static CREATE_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8278,9 +9676,28 @@ impl<'a> CreateCertificate<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -8354,11 +9771,30 @@ impl<'a> QueryCertificateAuthorityCertificates<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8408,9 +9844,28 @@ impl<'a> GetCertificateTemplate<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<CertificateTemplate, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<CertificateTemplate>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static PATCH_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8460,9 +9915,28 @@ impl<'a> PatchCertificateTemplate<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -8522,9 +9996,28 @@ impl<'a> DeleteCertificateTemplate<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -8595,11 +10088,30 @@ impl<'a> QueryCertificateTemplates<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static CREATE_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8649,9 +10161,28 @@ impl<'a> CreateScepKey<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -8746,9 +10277,28 @@ impl<'a> ListScepKeys<'a> {
                 first_page: 0u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<IdentityServicePage, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<IdentityServicePage>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8798,9 +10348,25 @@ impl<'a> GetScepKey<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<ScepKey, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<ScepKey>, ruckus_one_runtime::Error> {
+        self.req.send_json_with_response().await
     }
 }
 static DELETE_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8850,9 +10416,28 @@ impl<'a> DeleteScepKey<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -8926,11 +10511,30 @@ impl<'a> QueryCertificateTemplateIdentityCertificates<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static QUERY_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8994,11 +10598,30 @@ impl<'a> QueryCertificateTemplateCertificates<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static QUERY_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9059,11 +10682,30 @@ impl<'a> QueryCertificates<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static DELETE_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9092,9 +10734,28 @@ impl<'a> DeleteCertificateTemplateCertificates<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static LIST_RADIUS_PROFILE_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9144,9 +10805,28 @@ impl<'a> ListRadiusProfileCertificates<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static LIST_RADIUS_PROFILE_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9199,9 +10879,28 @@ impl<'a> ListRadiusProfileCertificateAuthorities<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static CREATE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9251,9 +10950,28 @@ impl<'a> CreateSamlIdpProfile<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9303,9 +11021,28 @@ impl<'a> GetSamlIdpProfile<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9355,9 +11092,28 @@ impl<'a> UpdateSamlIdpProfile<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static PATCH_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9407,9 +11163,28 @@ impl<'a> PatchSamlIdpProfile<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static DELETE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9459,9 +11234,28 @@ impl<'a> DeleteSamlIdpProfile<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static ADD_SIGNING_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9514,9 +11308,28 @@ impl<'a> AddSigningCertificateToSamlIdpProfile<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static REMOVE_SIGNING_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9569,9 +11382,28 @@ impl<'a> RemoveSigningCertificateFromSamlIdpProfile<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static ADD_ENCRYPTION_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9624,9 +11456,28 @@ impl<'a> AddEncryptionCertificateToSamlIdpProfile<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static REMOVE_ENCRYPTION_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9679,9 +11530,28 @@ impl<'a> RemoveEncryptionCertificateFromSamlIdpProfile<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static ADD_SAML_IDP_PROFILE_TO_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9731,11 +11601,30 @@ impl<'a> AddSamlIdpProfileToWifiNetwork<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -9798,11 +11687,30 @@ impl<'a> AddCertificateTemplateToWifiNetwork<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -9865,11 +11773,30 @@ impl<'a> RemoveCertificateTemplateFromWifiNetwork<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -9913,9 +11840,28 @@ impl<'a> CreatePolicySetEvaluation<'a> {
         self.req.json(body);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static CREATE_POLICY_SET_EVALUATION_REPORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9965,9 +11911,28 @@ impl<'a> CreatePolicySetEvaluationReport<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static LIST_POLICY_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9996,9 +11961,28 @@ impl<'a> ListPolicySets<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static LIST_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -10027,9 +12011,28 @@ impl<'a> ListPolicyTemplates<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -10058,8 +12061,27 @@ impl<'a> ListPolicyTemplatePolicies<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }

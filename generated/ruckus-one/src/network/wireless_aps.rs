@@ -2342,9 +2342,28 @@ impl<'a> CreateVenueAp<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -2404,9 +2423,28 @@ impl<'a> GetVenueApImportResults<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static CREATE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2462,11 +2500,30 @@ impl<'a> CreateVenueApGroup<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -2545,11 +2602,30 @@ impl<'a> QueryVenueAps<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static QUERY_VENUE_AP_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2610,11 +2686,30 @@ impl<'a> QueryVenueApClients<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static QUERY_VENUE_APS_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2675,9 +2770,28 @@ impl<'a> QueryVenueApsCompatibilities<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<ApCompatibilityPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<ApCompatibilityPage>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static QUERY_VENUE_AP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2746,9 +2860,28 @@ impl<'a> QueryVenueApCompatibilities<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<ApCompatibilityPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<ApCompatibilityPage>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static QUERY_VENUE_EDGE_APP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2793,11 +2926,30 @@ impl<'a> QueryVenueEdgeAppCompatibilities<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(
         self,
     ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::QueryResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2847,9 +2999,25 @@ impl<'a> GetVenueAp<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<AccessPoint, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<ruckus_one_runtime::Response<AccessPoint>, ruckus_one_runtime::Error> {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2899,11 +3067,30 @@ impl<'a> UpdateVenueAp<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -2971,11 +3158,30 @@ impl<'a> DeleteVenueAp<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -3035,9 +3241,28 @@ impl<'a> GetApAntennaTypeSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3087,11 +3312,30 @@ impl<'a> UpdateApAntennaTypeSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -3130,9 +3374,28 @@ impl<'a> GetApBandModeSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3166,9 +3429,28 @@ impl<'a> UpdateApBandModeSettings<'a> {
         self.req.json(body);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3218,9 +3500,28 @@ impl<'a> GetApBssColoringSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3270,11 +3571,30 @@ impl<'a> UpdateApBssColoringSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -3313,9 +3633,28 @@ impl<'a> GetApClientAdmissionControlSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3349,9 +3688,28 @@ impl<'a> UpdateApClientAdmissionControlSettings<'a> {
         self.req.json(body);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3401,9 +3759,28 @@ impl<'a> GetApDirectedMulticastSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3453,11 +3830,30 @@ impl<'a> UpdateApDirectedMulticastSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -3517,9 +3913,28 @@ impl<'a> GetApExternalAntennaSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3569,11 +3984,30 @@ impl<'a> UpdateApExternalAntennaSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -3633,9 +4067,28 @@ impl<'a> GetApIotSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3685,11 +4138,30 @@ impl<'a> UpdateApIotSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -3728,9 +4200,28 @@ impl<'a> GetApLanPortSettings<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3764,9 +4255,28 @@ impl<'a> UpdateApLanPortSettings<'a> {
         self.req.json(body);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3816,9 +4326,28 @@ impl<'a> GetApLanPortSpecificSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3868,11 +4397,30 @@ impl<'a> UpdateApLanPortSpecificSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -3932,9 +4480,28 @@ impl<'a> GetApLedSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3984,11 +4551,30 @@ impl<'a> UpdateApLedSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -4051,9 +4637,28 @@ impl<'a> GetApManagementTrafficVlanSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4106,11 +4711,30 @@ impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -4170,9 +4794,28 @@ impl<'a> GetApMeshSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4222,11 +4865,30 @@ impl<'a> UpdateApMeshSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -4286,9 +4948,28 @@ impl<'a> GetApNetworkSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4338,11 +5019,30 @@ impl<'a> UpdateApNetworkSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -4402,9 +5102,28 @@ impl<'a> GetApRadioSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4454,11 +5173,30 @@ impl<'a> UpdateApRadioSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -4518,9 +5256,28 @@ impl<'a> GetApSmartMonitorSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4570,11 +5327,30 @@ impl<'a> UpdateApSmartMonitorSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -4634,9 +5410,28 @@ impl<'a> GetApSnmpAgentProfileSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4686,11 +5481,30 @@ impl<'a> UpdateApSnmpAgentProfileSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -4750,9 +5564,28 @@ impl<'a> GetApStickyClientSteeringSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4805,11 +5638,30 @@ impl<'a> UpdateApStickyClientSteeringSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -4872,11 +5724,30 @@ impl<'a> DeleteApStickyClientSteeringSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -4936,9 +5807,28 @@ impl<'a> GetApUsbPortSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4988,11 +5878,30 @@ impl<'a> UpdateApUsbPortSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5052,9 +5961,28 @@ impl<'a> GetApPicture<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_PICTURE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5109,11 +6037,30 @@ impl<'a> UpdateApPicture<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5173,11 +6120,30 @@ impl<'a> DeleteApPicture<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5237,9 +6203,28 @@ impl<'a> GetApCapabilities<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_AP_DHCP_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5289,9 +6274,28 @@ impl<'a> GetApDhcpSettings<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_AP_LOGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5341,9 +6345,28 @@ impl<'a> GetApLogs<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_AP_PACKETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5393,9 +6416,28 @@ impl<'a> GetApPackets<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_AP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5451,9 +6493,28 @@ impl<'a> GetApWifiAvailableChannels<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_AP_WIFI_DHCP_CLIENT_LEASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5503,9 +6564,28 @@ impl<'a> GetApWifiDhcpClientLeases<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static GET_AP_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5555,9 +6635,28 @@ impl<'a> GetApWifiDhcpPoolUsages<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static PATCH_AP_CLIENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5607,11 +6706,30 @@ impl<'a> PatchApClient<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5671,9 +6789,28 @@ impl<'a> PatchApDiagnosisCommands<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static PATCH_AP_NEIGHBORS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5723,11 +6860,30 @@ impl<'a> PatchApNeighbors<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5787,11 +6943,30 @@ impl<'a> PatchApPackets<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -5851,9 +7026,28 @@ impl<'a> PatchApSystemCommands<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static QUERY_AP_NEIGHBORS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5914,9 +7108,28 @@ impl<'a> QueryApNeighbors<'a> {
                 first_page: 1u32,
             })
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<ApNeighborPage, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<ApNeighborPage>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static ADD_SNMP_AGENT_PROFILE_TO_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5966,11 +7179,30 @@ impl<'a> AddSnmpAgentProfileToAp<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6030,11 +7262,30 @@ impl<'a> RemoveSnmpAgentProfileFromAp<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6094,11 +7345,30 @@ impl<'a> AddIotControllerToAp<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6158,11 +7428,30 @@ impl<'a> RemoveIotControllerFromAp<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6225,11 +7514,30 @@ impl<'a> AddClientIsolationProfileToApLanPort<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6292,11 +7600,30 @@ impl<'a> RemoveClientIsolationProfileFromApLanPort<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6361,11 +7688,30 @@ impl<'a> AddSoftGreProfileToApLanPort<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6425,11 +7771,30 @@ impl<'a> RemoveSoftGreProfileFromApLanPort<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6489,11 +7854,30 @@ impl<'a> AddEthernetPortProfileToApLanPort<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6556,11 +7940,30 @@ impl<'a> RemoveEthernetPortProfileFromApLanPort<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6620,11 +8023,30 @@ impl<'a> AddMulticastDnsProxyProfileToAp<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6687,11 +8109,30 @@ impl<'a> RemoveMulticastDnsProxyProfileFromAp<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6751,9 +8192,28 @@ impl<'a> GetApFloorPosition<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `200` response.
     pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<serde_json::Value>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
 }
 static UPDATE_AP_FLOOR_POSITION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6803,11 +8263,30 @@ impl<'a> UpdateApFloorPosition<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
@@ -6867,11 +8346,30 @@ impl<'a> DeleteApFloorPosition<'a> {
         self.req.version(version as usize);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
     /// Sends the request and decodes the `202` response.
     pub async fn send(
         self,
     ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
         self.req.send_json().await
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub async fn send_with_response(
+        self,
+    ) -> Result<
+        ruckus_one_runtime::Response<super::common::AsyncResult>,
+        ruckus_one_runtime::Error,
+    > {
+        self.req.send_json_with_response().await
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
