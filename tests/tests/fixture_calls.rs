@@ -627,3 +627,67 @@ async fn the_raw_request_uses_auth_tenant_retries_and_typed_errors() {
     assert_eq!(err.code(), Some("DEMO-1"));
     assert_eq!(err.message(), Some("nope"));
 }
+
+#[tokio::test]
+async fn send_with_response_keeps_status_headers_and_request_id() {
+    let (server, client) = fixture().await;
+    let mock = call("POST", "/demo/widgets/now", Some(json!({"name": "New"})));
+    let answer = ResponseTemplate::new(201)
+        .insert_header("x-request-id", "req-77")
+        .insert_header("location", "/widgets/w-7")
+        .set_body_json(json!({"id": "w-7", "name": "New"}));
+    expect_once(&server, mock, answer).await;
+    let response = client
+        .demo()
+        .calls()
+        .create_widget_now(&Widget::new("New".to_owned()))
+        .send_with_response()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    assert_eq!(response.request_id(), Some("req-77"));
+    assert_eq!(response.header("location"), Some("/widgets/w-7"));
+    assert_eq!(response.into_body(), widget("w-7", "New"));
+}
+
+#[tokio::test]
+async fn per_call_timeout_and_retry_override_the_client() {
+    let (server, client) = fixture().await;
+    // The client retries 503 by default; this call asks for no retry: one request, one error.
+    let route = || Mock::given(method("GET")).and(path("/demo/widgets/csv"));
+    route()
+        .respond_with(ResponseTemplate::new(503))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let err = client
+        .demo()
+        .calls()
+        .export_widgets()
+        .retry(ruckus_one_runtime::RetryPolicy::none())
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(503));
+    server.reset().await;
+    // A slow answer beyond this call's own deadline is a timeout (the token is cached).
+    route()
+        .respond_with(ResponseTemplate::new(200).set_delay(std::time::Duration::from_secs(5)))
+        .mount(&server)
+        .await;
+    let started = std::time::Instant::now();
+    let err = client
+        .demo()
+        .calls()
+        .export_widgets()
+        .timeout(std::time::Duration::from_millis(200))
+        .retry(ruckus_one_runtime::RetryPolicy::none())
+        .send()
+        .await
+        .unwrap_err();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(3),
+        "{err:?}"
+    );
+    assert!(err.status().is_none(), "{err:?}");
+}

@@ -8,6 +8,7 @@ use super::text::{code, doc, ident, inner_doc, prose, toml_str};
 use super::types::emit_type;
 use super::{gates, ops};
 use crate::ir::{ApiIr, AreaIr, Ir, Lifecycle, TypeRef};
+use crate::names;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -259,6 +260,24 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
             a.name,
             a.handler.as_deref().unwrap_or_default()
         )]);
+        // With the area's feature off, the accessor still exists and returns a marker named
+        // after the feature, so a call into the area fails with an error that names it.
+        let off = area_features.then(|| {
+            let f = &a.feature;
+            let marker = ident(&format!("{}FeatureIsOff", names::camel(f)));
+            let note = format!(
+                "the `{}` area needs the cargo feature `{f}`: enable it to call its operations",
+                a.name
+            );
+            quote! {
+                #[cfg(not(feature = #f))]
+                #[doc(hidden)]
+                #[deprecated(note = #note)]
+                pub fn #n(&self) -> #marker {
+                    #marker
+                }
+            }
+        });
         Some(quote! {
             #gate
             #experimental
@@ -266,7 +285,21 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
             pub fn #n(&self) -> #n::#handler<'a> {
                 #n::#handler::new(self.client)
             }
+
+            #off
         })
+    });
+    let markers = api.areas.iter().filter(|a| area_features && a.handler.is_some()).map(|a| {
+        let f = &a.feature;
+        let marker = ident(&format!("{}FeatureIsOff", names::camel(f)));
+        let d = format!(" Returned in place of the `{}` area's handler while the cargo feature `{f}` is off.", a.name);
+        quote! {
+            #[cfg(not(feature = #f))]
+            #[doc(hidden)]
+            #[doc = #d]
+            #[derive(Debug)]
+            pub struct #marker;
+        }
     });
     let raw_doc = doc(&[
         format!(
@@ -284,6 +317,7 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
         #docs
         #(#mods)*
         #(#uses)*
+        #(#markers)*
 
         #api_doc
         pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {

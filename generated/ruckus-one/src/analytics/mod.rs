@@ -56,6 +56,36 @@ pub use self::users::*;
 #[cfg(feature = "analytics-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-common")))]
 pub use self::common::*;
+#[cfg(not(feature = "analytics-application-tokens"))]
+#[doc(hidden)]
+/// Returned in place of the `application_tokens` area's handler while the cargo feature `analytics-application-tokens` is off.
+#[derive(Debug)]
+pub struct AnalyticsApplicationTokensFeatureIsOff;
+#[cfg(not(feature = "analytics-licenses"))]
+#[doc(hidden)]
+/// Returned in place of the `licenses` area's handler while the cargo feature `analytics-licenses` is off.
+#[derive(Debug)]
+pub struct AnalyticsLicensesFeatureIsOff;
+#[cfg(not(feature = "analytics-onboarded-systems"))]
+#[doc(hidden)]
+/// Returned in place of the `onboarded_systems` area's handler while the cargo feature `analytics-onboarded-systems` is off.
+#[derive(Debug)]
+pub struct AnalyticsOnboardedSystemsFeatureIsOff;
+#[cfg(not(feature = "analytics-resource-groups"))]
+#[doc(hidden)]
+/// Returned in place of the `resource_groups` area's handler while the cargo feature `analytics-resource-groups` is off.
+#[derive(Debug)]
+pub struct AnalyticsResourceGroupsFeatureIsOff;
+#[cfg(not(feature = "analytics-schedules"))]
+#[doc(hidden)]
+/// Returned in place of the `schedules` area's handler while the cargo feature `analytics-schedules` is off.
+#[derive(Debug)]
+pub struct AnalyticsSchedulesFeatureIsOff;
+#[cfg(not(feature = "analytics-users"))]
+#[doc(hidden)]
+/// Returned in place of the `users` area's handler while the cargo feature `analytics-users` is off.
+#[derive(Debug)]
+pub struct AnalyticsUsersFeatureIsOff;
 /// Hosts and path prefix of the Analytics administration API.
 ///
 /// - Prefix `/ai`; Provenance: documented.
@@ -106,11 +136,27 @@ impl<'a> AnalyticsClient<'a> {
     pub fn application_tokens(&self) -> application_tokens::ApplicationTokensClient<'a> {
         application_tokens::ApplicationTokensClient::new(self.client)
     }
+    #[cfg(not(feature = "analytics-application-tokens"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `application_tokens` area needs the cargo feature `analytics-application-tokens`: enable it to call its operations"
+    )]
+    pub fn application_tokens(&self) -> AnalyticsApplicationTokensFeatureIsOff {
+        AnalyticsApplicationTokensFeatureIsOff
+    }
     #[cfg(feature = "analytics-licenses")]
     #[cfg_attr(docsrs, doc(cfg(feature = "analytics-licenses")))]
     /// Operations of the Licenses area ([`licenses::LicensesClient`]).
     pub fn licenses(&self) -> licenses::LicensesClient<'a> {
         licenses::LicensesClient::new(self.client)
+    }
+    #[cfg(not(feature = "analytics-licenses"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `licenses` area needs the cargo feature `analytics-licenses`: enable it to call its operations"
+    )]
+    pub fn licenses(&self) -> AnalyticsLicensesFeatureIsOff {
+        AnalyticsLicensesFeatureIsOff
     }
     #[cfg(feature = "analytics-onboarded-systems")]
     #[cfg_attr(docsrs, doc(cfg(feature = "analytics-onboarded-systems")))]
@@ -118,11 +164,27 @@ impl<'a> AnalyticsClient<'a> {
     pub fn onboarded_systems(&self) -> onboarded_systems::OnboardedSystemsClient<'a> {
         onboarded_systems::OnboardedSystemsClient::new(self.client)
     }
+    #[cfg(not(feature = "analytics-onboarded-systems"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `onboarded_systems` area needs the cargo feature `analytics-onboarded-systems`: enable it to call its operations"
+    )]
+    pub fn onboarded_systems(&self) -> AnalyticsOnboardedSystemsFeatureIsOff {
+        AnalyticsOnboardedSystemsFeatureIsOff
+    }
     #[cfg(feature = "analytics-resource-groups")]
     #[cfg_attr(docsrs, doc(cfg(feature = "analytics-resource-groups")))]
     /// Operations of the Resource groups area ([`resource_groups::ResourceGroupsClient`]).
     pub fn resource_groups(&self) -> resource_groups::ResourceGroupsClient<'a> {
         resource_groups::ResourceGroupsClient::new(self.client)
+    }
+    #[cfg(not(feature = "analytics-resource-groups"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `resource_groups` area needs the cargo feature `analytics-resource-groups`: enable it to call its operations"
+    )]
+    pub fn resource_groups(&self) -> AnalyticsResourceGroupsFeatureIsOff {
+        AnalyticsResourceGroupsFeatureIsOff
     }
     #[cfg(feature = "analytics-schedules")]
     #[cfg_attr(docsrs, doc(cfg(feature = "analytics-schedules")))]
@@ -130,10 +192,26 @@ impl<'a> AnalyticsClient<'a> {
     pub fn schedules(&self) -> schedules::SchedulesClient<'a> {
         schedules::SchedulesClient::new(self.client)
     }
+    #[cfg(not(feature = "analytics-schedules"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `schedules` area needs the cargo feature `analytics-schedules`: enable it to call its operations"
+    )]
+    pub fn schedules(&self) -> AnalyticsSchedulesFeatureIsOff {
+        AnalyticsSchedulesFeatureIsOff
+    }
     #[cfg(feature = "analytics-users")]
     #[cfg_attr(docsrs, doc(cfg(feature = "analytics-users")))]
     /// Operations of the Users area ([`users::UsersClient`]).
     pub fn users(&self) -> users::UsersClient<'a> {
         users::UsersClient::new(self.client)
+    }
+    #[cfg(not(feature = "analytics-users"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `users` area needs the cargo feature `analytics-users`: enable it to call its operations"
+    )]
+    pub fn users(&self) -> AnalyticsUsersFeatureIsOff {
+        AnalyticsUsersFeatureIsOff
     }
 }

@@ -105,6 +105,71 @@ pub use self::switches_legacy::*;
 #[cfg(feature = "network-events-alarms")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-events-alarms")))]
 pub use self::events_alarms::*;
+#[cfg(not(feature = "network-activities"))]
+#[doc(hidden)]
+/// Returned in place of the `activities` area's handler while the cargo feature `network-activities` is off.
+#[derive(Debug)]
+pub struct NetworkActivitiesFeatureIsOff;
+#[cfg(not(feature = "network-edge-services"))]
+#[doc(hidden)]
+/// Returned in place of the `edge_services` area's handler while the cargo feature `network-edge-services` is off.
+#[derive(Debug)]
+pub struct NetworkEdgeServicesFeatureIsOff;
+#[cfg(not(feature = "network-identity"))]
+#[doc(hidden)]
+/// Returned in place of the `identity` area's handler while the cargo feature `network-identity` is off.
+#[derive(Debug)]
+pub struct NetworkIdentityFeatureIsOff;
+#[cfg(not(feature = "network-entitlements"))]
+#[doc(hidden)]
+/// Returned in place of the `entitlements` area's handler while the cargo feature `network-entitlements` is off.
+#[derive(Debug)]
+pub struct NetworkEntitlementsFeatureIsOff;
+#[cfg(not(feature = "network-tenants"))]
+#[doc(hidden)]
+/// Returned in place of the `tenants` area's handler while the cargo feature `network-tenants` is off.
+#[derive(Debug)]
+pub struct NetworkTenantsFeatureIsOff;
+#[cfg(not(feature = "network-wireless-networks"))]
+#[doc(hidden)]
+/// Returned in place of the `wireless_networks` area's handler while the cargo feature `network-wireless-networks` is off.
+#[derive(Debug)]
+pub struct NetworkWirelessNetworksFeatureIsOff;
+#[cfg(not(feature = "network-wireless-policies"))]
+#[doc(hidden)]
+/// Returned in place of the `wireless_policies` area's handler while the cargo feature `network-wireless-policies` is off.
+#[derive(Debug)]
+pub struct NetworkWirelessPoliciesFeatureIsOff;
+#[cfg(not(feature = "network-wireless-venues"))]
+#[doc(hidden)]
+/// Returned in place of the `wireless_venues` area's handler while the cargo feature `network-wireless-venues` is off.
+#[derive(Debug)]
+pub struct NetworkWirelessVenuesFeatureIsOff;
+#[cfg(not(feature = "network-wireless-aps"))]
+#[doc(hidden)]
+/// Returned in place of the `wireless_aps` area's handler while the cargo feature `network-wireless-aps` is off.
+#[derive(Debug)]
+pub struct NetworkWirelessApsFeatureIsOff;
+#[cfg(not(feature = "network-switches"))]
+#[doc(hidden)]
+/// Returned in place of the `switches` area's handler while the cargo feature `network-switches` is off.
+#[derive(Debug)]
+pub struct NetworkSwitchesFeatureIsOff;
+#[cfg(not(feature = "network-switch-profiles"))]
+#[doc(hidden)]
+/// Returned in place of the `switch_profiles` area's handler while the cargo feature `network-switch-profiles` is off.
+#[derive(Debug)]
+pub struct NetworkSwitchProfilesFeatureIsOff;
+#[cfg(not(feature = "network-switches-legacy"))]
+#[doc(hidden)]
+/// Returned in place of the `switches_legacy` area's handler while the cargo feature `network-switches-legacy` is off.
+#[derive(Debug)]
+pub struct NetworkSwitchesLegacyFeatureIsOff;
+#[cfg(not(feature = "network-events-alarms"))]
+#[doc(hidden)]
+/// Returned in place of the `events_alarms` area's handler while the cargo feature `network-events-alarms` is off.
+#[derive(Debug)]
+pub struct NetworkEventsAlarmsFeatureIsOff;
 /// Hosts and path prefix of the Network management API.
 ///
 /// - Prefix: none.
@@ -155,6 +220,14 @@ impl<'a> NetworkClient<'a> {
     pub fn activities(&self) -> activities::ActivitiesClient<'a> {
         activities::ActivitiesClient::new(self.client)
     }
+    #[cfg(not(feature = "network-activities"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `activities` area needs the cargo feature `network-activities`: enable it to call its operations"
+    )]
+    pub fn activities(&self) -> NetworkActivitiesFeatureIsOff {
+        NetworkActivitiesFeatureIsOff
+    }
     #[cfg(feature = "network-edge-services")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
     #[cfg(feature = "experimental")]
@@ -163,11 +236,27 @@ impl<'a> NetworkClient<'a> {
     pub fn edge_services(&self) -> edge_services::EdgeServicesClient<'a> {
         edge_services::EdgeServicesClient::new(self.client)
     }
+    #[cfg(not(feature = "network-edge-services"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `edge_services` area needs the cargo feature `network-edge-services`: enable it to call its operations"
+    )]
+    pub fn edge_services(&self) -> NetworkEdgeServicesFeatureIsOff {
+        NetworkEdgeServicesFeatureIsOff
+    }
     #[cfg(feature = "network-identity")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
     /// Operations of the identity area ([`identity::IdentityClient`]).
     pub fn identity(&self) -> identity::IdentityClient<'a> {
         identity::IdentityClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-identity"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `identity` area needs the cargo feature `network-identity`: enable it to call its operations"
+    )]
+    pub fn identity(&self) -> NetworkIdentityFeatureIsOff {
+        NetworkIdentityFeatureIsOff
     }
     #[cfg(feature = "network-entitlements")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
@@ -175,11 +264,27 @@ impl<'a> NetworkClient<'a> {
     pub fn entitlements(&self) -> entitlements::EntitlementsClient<'a> {
         entitlements::EntitlementsClient::new(self.client)
     }
+    #[cfg(not(feature = "network-entitlements"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `entitlements` area needs the cargo feature `network-entitlements`: enable it to call its operations"
+    )]
+    pub fn entitlements(&self) -> NetworkEntitlementsFeatureIsOff {
+        NetworkEntitlementsFeatureIsOff
+    }
     #[cfg(feature = "network-tenants")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
     /// Operations of the tenants area ([`tenants::TenantsClient`]).
     pub fn tenants(&self) -> tenants::TenantsClient<'a> {
         tenants::TenantsClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-tenants"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `tenants` area needs the cargo feature `network-tenants`: enable it to call its operations"
+    )]
+    pub fn tenants(&self) -> NetworkTenantsFeatureIsOff {
+        NetworkTenantsFeatureIsOff
     }
     #[cfg(feature = "network-wireless-networks")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
@@ -187,11 +292,27 @@ impl<'a> NetworkClient<'a> {
     pub fn wireless_networks(&self) -> wireless_networks::WirelessNetworksClient<'a> {
         wireless_networks::WirelessNetworksClient::new(self.client)
     }
+    #[cfg(not(feature = "network-wireless-networks"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `wireless_networks` area needs the cargo feature `network-wireless-networks`: enable it to call its operations"
+    )]
+    pub fn wireless_networks(&self) -> NetworkWirelessNetworksFeatureIsOff {
+        NetworkWirelessNetworksFeatureIsOff
+    }
     #[cfg(feature = "network-wireless-policies")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
     /// Operations of the wireless policies area ([`wireless_policies::WirelessPoliciesClient`]).
     pub fn wireless_policies(&self) -> wireless_policies::WirelessPoliciesClient<'a> {
         wireless_policies::WirelessPoliciesClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-wireless-policies"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `wireless_policies` area needs the cargo feature `network-wireless-policies`: enable it to call its operations"
+    )]
+    pub fn wireless_policies(&self) -> NetworkWirelessPoliciesFeatureIsOff {
+        NetworkWirelessPoliciesFeatureIsOff
     }
     #[cfg(feature = "network-wireless-venues")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
@@ -199,11 +320,27 @@ impl<'a> NetworkClient<'a> {
     pub fn wireless_venues(&self) -> wireless_venues::WirelessVenuesClient<'a> {
         wireless_venues::WirelessVenuesClient::new(self.client)
     }
+    #[cfg(not(feature = "network-wireless-venues"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `wireless_venues` area needs the cargo feature `network-wireless-venues`: enable it to call its operations"
+    )]
+    pub fn wireless_venues(&self) -> NetworkWirelessVenuesFeatureIsOff {
+        NetworkWirelessVenuesFeatureIsOff
+    }
     #[cfg(feature = "network-wireless-aps")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
     /// Operations of the wireless aps area ([`wireless_aps::WirelessApsClient`]).
     pub fn wireless_aps(&self) -> wireless_aps::WirelessApsClient<'a> {
         wireless_aps::WirelessApsClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-wireless-aps"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `wireless_aps` area needs the cargo feature `network-wireless-aps`: enable it to call its operations"
+    )]
+    pub fn wireless_aps(&self) -> NetworkWirelessApsFeatureIsOff {
+        NetworkWirelessApsFeatureIsOff
     }
     #[cfg(feature = "network-switches")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
@@ -211,11 +348,27 @@ impl<'a> NetworkClient<'a> {
     pub fn switches(&self) -> switches::SwitchesClient<'a> {
         switches::SwitchesClient::new(self.client)
     }
+    #[cfg(not(feature = "network-switches"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `switches` area needs the cargo feature `network-switches`: enable it to call its operations"
+    )]
+    pub fn switches(&self) -> NetworkSwitchesFeatureIsOff {
+        NetworkSwitchesFeatureIsOff
+    }
     #[cfg(feature = "network-switch-profiles")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
     /// Operations of the Switch profiles and templates area ([`switch_profiles::SwitchProfilesClient`]).
     pub fn switch_profiles(&self) -> switch_profiles::SwitchProfilesClient<'a> {
         switch_profiles::SwitchProfilesClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-switch-profiles"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `switch_profiles` area needs the cargo feature `network-switch-profiles`: enable it to call its operations"
+    )]
+    pub fn switch_profiles(&self) -> NetworkSwitchProfilesFeatureIsOff {
+        NetworkSwitchProfilesFeatureIsOff
     }
     #[cfg(feature = "network-switches-legacy")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-switches-legacy")))]
@@ -223,10 +376,26 @@ impl<'a> NetworkClient<'a> {
     pub fn switches_legacy(&self) -> switches_legacy::SwitchesLegacyClient<'a> {
         switches_legacy::SwitchesLegacyClient::new(self.client)
     }
+    #[cfg(not(feature = "network-switches-legacy"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `switches_legacy` area needs the cargo feature `network-switches-legacy`: enable it to call its operations"
+    )]
+    pub fn switches_legacy(&self) -> NetworkSwitchesLegacyFeatureIsOff {
+        NetworkSwitchesLegacyFeatureIsOff
+    }
     #[cfg(feature = "network-events-alarms")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-events-alarms")))]
     /// Operations of the events alarms area ([`events_alarms::EventsAlarmsClient`]).
     pub fn events_alarms(&self) -> events_alarms::EventsAlarmsClient<'a> {
         events_alarms::EventsAlarmsClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-events-alarms"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `events_alarms` area needs the cargo feature `network-events-alarms`: enable it to call its operations"
+    )]
+    pub fn events_alarms(&self) -> NetworkEventsAlarmsFeatureIsOff {
+        NetworkEventsAlarmsFeatureIsOff
     }
 }

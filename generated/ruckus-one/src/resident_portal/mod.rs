@@ -14,6 +14,11 @@ pub mod portal;
 #[cfg(feature = "resident-portal-portal")]
 #[cfg_attr(docsrs, doc(cfg(feature = "resident-portal-portal")))]
 pub use self::portal::*;
+#[cfg(not(feature = "resident-portal-portal"))]
+#[doc(hidden)]
+/// Returned in place of the `portal` area's handler while the cargo feature `resident-portal-portal` is off.
+#[derive(Debug)]
+pub struct ResidentPortalPortalFeatureIsOff;
 /// Hosts and path prefix of the Resident portal API.
 ///
 /// - Prefix: none.
@@ -63,5 +68,13 @@ impl<'a> ResidentPortalClient<'a> {
     /// Operations of the Resident portal area ([`portal::PortalClient`]).
     pub fn portal(&self) -> portal::PortalClient<'a> {
         portal::PortalClient::new(self.client)
+    }
+    #[cfg(not(feature = "resident-portal-portal"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `portal` area needs the cargo feature `resident-portal-portal`: enable it to call its operations"
+    )]
+    pub fn portal(&self) -> ResidentPortalPortalFeatureIsOff {
+        ResidentPortalPortalFeatureIsOff
     }
 }
