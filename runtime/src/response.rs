@@ -9,12 +9,12 @@ use serde::de::DeserializeOwned;
 use crate::error::{DecodeError, Error};
 use crate::mask::Masker;
 
-/// A success answer (status 2xx) with its headers and body.
+/// A success answer (status 2xx) with its headers and undecoded body: a [`Response`] of bytes
+/// (its accessors are reached through `Deref`) that also knows the call's secrets, so a decode
+/// error built from it never shows them.
 #[derive(Clone)]
 pub struct RawResponse {
-    status: u16,
-    headers: HeaderMap,
-    body: Bytes,
+    inner: Response<Bytes>,
     /// The secrets of the call, masked in decode errors.
     masker: Masker,
 }
@@ -22,52 +22,36 @@ pub struct RawResponse {
 impl std::fmt::Debug for RawResponse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RawResponse")
-            .field("status", &self.status)
-            .field("headers", &self.headers)
-            .field("body", &self.body)
+            .field("status", &self.inner.status)
+            .field("headers", &self.inner.headers)
+            .field("body", &self.inner.body)
             .finish()
+    }
+}
+
+impl std::ops::Deref for RawResponse {
+    type Target = Response<Bytes>;
+
+    fn deref(&self) -> &Response<Bytes> {
+        &self.inner
     }
 }
 
 impl RawResponse {
     pub(crate) fn new(status: u16, headers: HeaderMap, body: Bytes, masker: Masker) -> Self {
         RawResponse {
-            status,
-            headers,
-            body,
+            inner: Response {
+                status,
+                headers,
+                body,
+            },
             masker,
         }
     }
 
-    /// HTTP status code.
-    pub fn status(&self) -> u16 {
-        self.status
-    }
-
-    /// The first value of a header (case-insensitive name), if present and
-    /// valid text.
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(name).and_then(|v| v.to_str().ok())
-    }
-
-    /// All headers as (lower-case name, raw value) pairs, in order received.
-    pub fn headers(&self) -> impl Iterator<Item = (&str, &[u8])> {
-        self.headers.iter().map(|(k, v)| (k.as_str(), v.as_bytes()))
-    }
-
-    /// The `x-request-id` header, if present.
-    pub fn request_id(&self) -> Option<&str> {
-        self.header("x-request-id")
-    }
-
-    /// The body.
-    pub fn body(&self) -> &Bytes {
-        &self.body
-    }
-
     /// Consumes the response and returns the body.
     pub fn into_body(self) -> Bytes {
-        self.body
+        self.inner.body
     }
 
     /// The body decoded from JSON into `T`; an empty (or blank) body is
@@ -75,7 +59,7 @@ impl RawResponse {
     /// that does not decode is an [`Error::Decode`] keeping the status,
     /// request id and bytes.
     pub fn json<T: DeserializeOwned>(&self) -> Result<T, Error> {
-        let body = &self.body;
+        let body = &self.inner.body;
         let result = if body.iter().all(u8::is_ascii_whitespace) {
             serde_json::from_slice(b"null")
         } else {
@@ -88,7 +72,7 @@ impl RawResponse {
     /// UTF-8 is an [`Error::Decode`] keeping the status, request id and
     /// bytes.
     pub fn text(&self) -> Result<String, Error> {
-        match std::str::from_utf8(&self.body) {
+        match std::str::from_utf8(&self.inner.body) {
             Ok(text) => Ok(text.to_owned()),
             Err(e) => Err(self.clone().into_decode_error(format_args!(
                 "the response body is not valid UTF-8 text: {e}"
@@ -99,8 +83,8 @@ impl RawResponse {
     /// A [`Response`] with this answer's status and headers and `body`.
     pub fn with_body<T>(&self, body: T) -> Response<T> {
         Response {
-            status: self.status,
-            headers: self.headers.clone(),
+            status: self.inner.status,
+            headers: self.inner.headers.clone(),
             body,
         }
     }
@@ -111,7 +95,7 @@ impl RawResponse {
     /// body and the message.
     pub(crate) fn into_decode_error(self, err: impl Display) -> Error {
         let request_id = self.request_id().map(str::to_owned).or_else(|| {
-            match serde_json::from_slice::<serde_json::Value>(&self.body) {
+            match serde_json::from_slice::<serde_json::Value>(&self.inner.body) {
                 Ok(serde_json::Value::Object(map)) => map
                     .get("requestId")
                     .and_then(|v| v.as_str())
@@ -120,10 +104,10 @@ impl RawResponse {
             }
         });
         Error::Decode(DecodeError::new(
-            self.status,
+            self.inner.status,
             request_id,
             self.masker.mask_str(&err.to_string()),
-            self.masker.mask_bytes(self.body, false),
+            self.masker.mask_bytes(self.inner.body, false),
         ))
     }
 }
