@@ -105,11 +105,7 @@ fn load_base(
     })
 }
 
-/// Prints to stdout; a closed pipe (`| head`) is not an error.
-fn out(text: &str) {
-    use std::io::Write;
-    let _ = std::io::stdout().write_all(text.as_bytes());
-}
+use crate::out;
 
 fn diagnostics(d: &[ruckus_codegen::Diagnostic]) -> String {
     d.iter().map(|d| format!("{d}\n")).collect()

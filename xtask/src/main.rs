@@ -220,7 +220,7 @@ fn check(paths: &Paths) -> Result<(), String> {
 
 fn list(paths: &Paths) -> Result<(), String> {
     let ir = ruckus_codegen::build(&paths.spec).map_err(|d| report(d, &paths.out))?;
-    print!("{}", ruckus_codegen::list_tsv(&ir));
+    out(&ruckus_codegen::list_tsv(&ir));
     Ok(())
 }
 
@@ -286,5 +286,19 @@ mod tests {
         if let Err(diff) = super::check(&paths) {
             panic!("{diff}");
         }
+    }
+}
+
+/// Writes a report to standard output. A reader that stops early (`| head`) closes the pipe:
+/// that ends the output quietly instead of panicking as `print!` would.
+pub(crate) fn out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("cannot write the output: {e}");
     }
 }

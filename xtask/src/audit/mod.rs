@@ -88,10 +88,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     let audit = compare::audit(&ir, &descs);
     match args.format {
-        Format::Markdown => print!("{}", report::markdown(&audit, &dir)),
-        Format::Summary => print!("{}", report::summary(&audit)),
+        Format::Markdown => crate::out(&report::markdown(&audit, &dir)),
+        Format::Summary => crate::out(&report::summary(&audit)),
         Format::Tsv => {
-            print!("{}", report::tsv(&audit));
+            crate::out(&report::tsv(&audit));
             for (api, ops) in &audit.skipped {
                 eprintln!(
                     "audit: `{api}` ({ops} spec operation(s)) skipped: no description lists any of its operations"
