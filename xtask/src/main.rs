@@ -273,6 +273,20 @@ fn remove_empty_dirs(dir: &Path) {
     }
 }
 
+/// Writes a report to standard output. A reader that stops early (`| head`) closes the pipe:
+/// that ends the output quietly instead of panicking as `print!` would.
+pub(crate) fn out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("cannot write the output: {e}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// Plain `cargo test` fails when someone edits the spec without regenerating.
@@ -286,19 +300,5 @@ mod tests {
         if let Err(diff) = super::check(&paths) {
             panic!("{diff}");
         }
-    }
-}
-
-/// Writes a report to standard output. A reader that stops early (`| head`) closes the pipe:
-/// that ends the output quietly instead of panicking as `print!` would.
-pub(crate) fn out(text: &str) {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-        && e.kind() != std::io::ErrorKind::BrokenPipe
-    {
-        eprintln!("cannot write the output: {e}");
     }
 }
