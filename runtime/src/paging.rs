@@ -3,7 +3,7 @@
 //! Generated code pages with [`Request::pages`] and a [`Paging`]; both are
 //! built on [`pages`], which turns a "fetch page number n" function into a stream of pages
 //! that ends by itself: after an empty page, after a page shorter than its
-//! page size, after a page that says it is the last, once the stated total
+//! page size (when no total is stated), after a page that says it is the last, once the stated total
 //! number of items has been yielded, when the service repeats the previous
 //! page, or after an error.
 //!
@@ -54,7 +54,8 @@ pub trait Page {
     fn item_count(&self) -> usize;
 
     /// The page size the service applied, if the response states it (or the
-    /// size that was requested). A page with fewer items is the last one.
+    /// size that was requested). A page with fewer items is the last one,
+    /// unless the page states a [total](Page::total_items).
     fn page_size(&self) -> Option<usize>;
 
     /// A value that changes whenever the page content changes; a page whose
@@ -103,7 +104,9 @@ struct State<F> {
 /// yields them.
 ///
 /// The stream ends after yielding an empty page, a page with fewer items
-/// than its [`page_size`](Page::page_size), a page that
+/// than its [`page_size`](Page::page_size) (only when the page states no
+/// [total](Page::total_items): with one, a short page just means the service caps
+/// the page size), a page that
 /// [says it is the last](Page::is_last), the page that brings the items
 /// yielded to the [stated total](Page::total_items), or an error; a page identical to
 /// the previous one (same [`fingerprint`](Page::fingerprint)) is not yielded
@@ -139,8 +142,11 @@ where
         state.seen = state
             .seen
             .saturating_add(u64::try_from(count).unwrap_or(u64::MAX));
-        let short = page.page_size().is_some_and(|size| count < size);
-        let all_seen = page.total_items().is_some_and(|total| state.seen >= total);
+        // With a stated total, a short page only means the service caps the page size:
+        // the total decides (a short page ends the stream only when there is none).
+        let total = page.total_items();
+        let short = total.is_none() && page.page_size().is_some_and(|size| count < size);
+        let all_seen = total.is_some_and(|total| state.seen >= total);
         state.next = if count == 0 || short || all_seen || page.is_last() {
             None
         } else {
@@ -150,7 +156,8 @@ where
     })
 }
 
-/// The pages of a paged operation, as returned by [`Request::pages`]: a boxed stream, so it is
+/// The pages (or items) of a paged operation, as returned by [`Request::pages`] and
+/// [`Request::items`]: a boxed stream, so it is
 /// `Unpin` and `Send` (`while let Some(page) = pages.next().await` works as is).
 pub type Pages<'a, T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send + 'a>>;
 
@@ -183,21 +190,56 @@ impl<'a> Request<'a> {
     /// Every page of a paged operation, from `paging.first_page`, each decoded into `T`.
     ///
     /// The page number goes into the query string (`page=`) or the JSON body's `page` field,
-    /// as `paging.style` says. The stream ends after an empty page, a page with fewer items than
-    /// the page size (the response's `paging.pageSize` or `pageSize`, else the request's), a
-    /// page identical to the previous one, or an error (yielded last).
+    /// as `paging.style` says. The stream ends after an empty page, a page identical to the
+    /// previous one, an error (yielded last), once the response's `totalCount` (or
+    /// `paging.totalCount`) items have been yielded, or, when the response states no total,
+    /// after a page with fewer items than the page size (the response's `paging.pageSize` or
+    /// `pageSize`, else the request's). With a total, shorter pages than asked (a service
+    /// capping the page size) do not end the stream, and no request follows the page that
+    /// reaches the total.
     ///
     /// With [`PageStyle::Spring`] the page size is the response's `size`, else the request's
-    /// `size` query parameter; the stream also ends after a page with `"last": true`, a page
-    /// whose `number` (else its position from `first_page`) reaches `totalPages`, and once
-    /// `totalElements` items have been yielded.
+    /// `size` query parameter, and the total is `totalElements`; the stream also ends after a
+    /// page with `"last": true` or a page whose `number` (else its position from `first_page`)
+    /// reaches `totalPages`.
     pub fn pages<T: DeserializeOwned + Send + 'a>(self, paging: Paging) -> Pages<'a, T> {
+        self.page_stream(paging, |json| serde_json::from_value::<T>(json))
+    }
+
+    /// Every item of every page of a paged operation: the elements of each page's
+    /// `paging.items` array, each decoded into `I`, in order. Pages are fetched and end as
+    /// for [`pages`](Self::pages); a page whose items do not decode ends the stream with
+    /// that error. A page without the items field has no items.
+    pub fn items<I: DeserializeOwned + Send + 'a>(self, paging: Paging) -> Pages<'a, I> {
+        let items = paging.items;
+        let pages = self.page_stream(paging, move |mut json: Value| {
+            let list = json.get_mut(items).map_or(Value::Null, Value::take);
+            match list {
+                Value::Null => Ok(Vec::new()),
+                list => serde_json::from_value::<Vec<I>>(list),
+            }
+        });
+        let items = futures_util::StreamExt::flat_map(pages, |page| {
+            futures_util::stream::iter(match page {
+                Ok(items) => items.into_iter().map(Ok).collect::<Vec<_>>(),
+                Err(err) => vec![Err(err)],
+            })
+        });
+        Box::pin(items)
+    }
+
+    /// The pages of `paging`, each turned into `T` by `decode` (given the page's JSON).
+    fn page_stream<T, D>(self, paging: Paging, decode: D) -> Pages<'a, T>
+    where
+        T: Send + 'a,
+        D: Fn(Value) -> Result<T, serde_json::Error> + Send + Copy + 'a,
+    {
         let request_size = requested_page_size(&self, paging.style);
         let stream = pages(paging.first_page, move |number| {
             let request = with_page(self.clone(), paging.style, number);
             async move {
                 let raw = request.send_raw().await?;
-                JsonPage::parse(raw, &paging, number, request_size)
+                JsonPage::parse(raw, &paging, number, request_size, decode)
             }
         });
         Box::pin(futures_util::StreamExt::map(stream, |page| {
@@ -253,13 +295,14 @@ struct JsonPage<T> {
     total: Option<u64>,
 }
 
-impl<T: DeserializeOwned> JsonPage<T> {
-    /// Page `number` of a `paging` operation.
+impl<T> JsonPage<T> {
+    /// Page `number` of a `paging` operation, its JSON turned into `T` by `decode`.
     fn parse(
         raw: RawResponse,
         paging: &Paging,
         number: u32,
         request_size: Option<usize>,
+        decode: impl FnOnce(Value) -> Result<T, serde_json::Error>,
     ) -> Result<Self, Error> {
         let json: Value = match serde_json::from_slice(raw.body()) {
             Ok(v) => v,
@@ -272,16 +315,21 @@ impl<T: DeserializeOwned> JsonPage<T> {
         let (size, last, total) = if paging.style == PageStyle::Spring {
             spring_state(&json, number.saturating_sub(paging.first_page))
         } else {
-            let size = json
-                .get("paging")
+            let paging_block = json.get("paging");
+            let stated = |key: &str| {
+                json.get(key)
+                    .or_else(|| paging_block.and_then(|p| p.get(key)))
+                    .and_then(Value::as_u64)
+            };
+            let size = paging_block
                 .and_then(|p| p.get("pageSize"))
                 .or_else(|| json.get("pageSize"))
                 .and_then(Value::as_u64);
-            (size, false, None)
+            (size, false, stated("totalCount"))
         };
         let size = size.and_then(|n| usize::try_from(n).ok()).or(request_size);
         let fingerprint = fingerprint_of(&json);
-        match serde_json::from_value::<T>(json) {
+        match decode(json) {
             Ok(value) => Ok(JsonPage {
                 value,
                 count,
@@ -501,6 +549,45 @@ mod tests {
         })
         .await;
         assert_eq!(got, [0, 1, 2, 3, 4, 5]);
+    }
+
+    /// A page of `items` items out of `total`, which says its size is 5.
+    struct Capped {
+        items: usize,
+        total: Option<u64>,
+        n: u32,
+    }
+
+    impl Page for Capped {
+        fn item_count(&self) -> usize {
+            self.items
+        }
+        fn page_size(&self) -> Option<usize> {
+            Some(5)
+        }
+        fn fingerprint(&self) -> u64 {
+            u64::from(self.n)
+        }
+        fn total_items(&self) -> Option<u64> {
+            self.total
+        }
+    }
+
+    #[tokio::test]
+    async fn a_stated_total_outweighs_short_pages() {
+        let requested = RefCell::new(Vec::new());
+        let stream = pages(0, |n| {
+            requested.borrow_mut().push(n);
+            assert!(n < 10, "runaway paging");
+            let answer = Capped {
+                items: 2,
+                total: Some(6),
+                n,
+            };
+            async move { Ok::<_, Error>(answer) }
+        });
+        let _: Vec<_> = stream.collect().await;
+        assert_eq!(requested.into_inner(), [0, 1, 2]);
     }
 
     #[test]

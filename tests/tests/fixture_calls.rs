@@ -691,3 +691,40 @@ async fn per_call_timeout_and_retry_override_the_client() {
     );
     assert!(err.status().is_none(), "{err:?}");
 }
+
+#[tokio::test]
+async fn items_stream_every_widget_even_when_the_server_caps_the_page_size() {
+    use futures_util::StreamExt;
+    let (server, client) = fixture().await;
+    // Asked for 10 per page; the server gives at most 5 and states the total of 12.
+    for page in 0..3u32 {
+        let items: Vec<_> = (page * 5..(page * 5 + 5).min(12))
+            .map(|i| json!({"id": format!("w-{i}"), "name": "n"}))
+            .collect();
+        let mock = Mock::given(method("GET"))
+            .and(path("/demo/widgets"))
+            .and(query_param("page", page.to_string()))
+            .and(query_param("pageSize", "10"));
+        let answer = ok(json!({
+            "content": items,
+            "paging": {"page": page, "pageSize": 5},
+            "totalCount": 12,
+        }));
+        expect_once(&server, mock, answer).await;
+    }
+    let widgets: Vec<Widget> = client
+        .demo()
+        .calls()
+        .list_widgets_paged()
+        .page_size(10)
+        .items()
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    let ids: Vec<_> = widgets.iter().filter_map(|w| w.id.as_deref()).collect();
+    assert_eq!(ids.len(), 12, "{ids:?}");
+    assert_eq!(ids[11], "w-11");
+    assert_eq!(widgets[0].name, "n");
+    // expect_once on each page, and no mock for page 3: a fourth request would fail the test.
+    assert_eq!(common::api_requests(&server).await.len(), 3);
+}

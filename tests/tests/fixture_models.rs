@@ -1,7 +1,7 @@
 //! Behaviour of generated models (from the `shapes` fixture): open objects keep the fields
 //! the document does not show, enums keep values the client does not know.
 
-use ruckus_one_tests::fixtures::shapes::demo::{Colour, Everything, Partial};
+use ruckus_one_tests::fixtures::shapes::demo::{Awkward, Colour, Everything, Partial};
 use serde_json::json;
 
 #[test]
@@ -57,5 +57,36 @@ fn required_fields_are_required_and_optional_ones_are_skipped_when_empty() {
     assert!(
         !format!("{e:?}").contains("s3"),
         "secret fields are redacted in Debug"
+    );
+}
+
+#[test]
+fn optional_fields_are_set_with_with_methods() {
+    let e = Everything::new("1".to_owned())
+        .with_count(3)
+        .with_small(2)
+        .with_note("n")
+        .with_must("m")
+        .with_secret("s3")
+        .with_tags(vec!["a".to_owned()])
+        .with_colour("light-blue");
+    assert_eq!(
+        serde_json::to_value(&e).unwrap(),
+        json!({
+            "id": "1", "count": 3, "small": 2, "note": "n", "must": "m", "secret": "s3",
+            "tags": ["a"], "colour": "light-blue",
+        })
+    );
+    assert_eq!(e.colour, Some(Colour::LightBlue));
+
+    // Every field optional: `Default` and `new()` agree; awkward names read plainly.
+    assert_eq!(Awkward::default(), Awkward::new());
+    let a = Awkward::new()
+        .with_type("t")
+        .with_self("s")
+        .with_n_2fa(true);
+    assert_eq!(
+        serde_json::to_value(&a).unwrap(),
+        json!({"type": "t", "self": "s", "2fa": true})
     );
 }

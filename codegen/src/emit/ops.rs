@@ -6,7 +6,7 @@ use super::gates;
 use super::text::{code, doc, ident, prose, rust_type, type_doc};
 use crate::ir::{
     ApiIr, AreaIr, BodyKind, Lifecycle, OpIr, PageStyle, ParamIr, ParamLocation, Provenance,
-    ResponseKind, TypeRef,
+    ResponseKind, TypeKind, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -19,6 +19,7 @@ pub const RESERVED_BUILDER_METHODS: &[&str] = &[
     "body",
     "send",
     "pages",
+    "items",
     "send_and_wait",
     "send_with_response",
     "timeout",
@@ -58,17 +59,46 @@ fn output_with_response(op: &OpIr) -> TokenStream {
     }
 }
 
+/// The Rust type of the elements of a paged operation's items field: `X` when the response
+/// is an object whose `items` field is `array<X>`, else raw JSON.
+fn item_type(op: &OpIr, api: &ApiIr, items: &str, area: &str) -> TokenStream {
+    let element = match op.success.ty.as_ref() {
+        Some(TypeRef::Named { name, area: home }) => api
+            .areas
+            .iter()
+            .filter(|a| &a.name == home)
+            .flat_map(|a| &a.types)
+            .find(|t| &t.name == name)
+            .and_then(|t| match &t.kind {
+                TypeKind::Object(fields, _) => fields.iter().find(|f| f.wire == items),
+                _ => None,
+            })
+            .and_then(|f| match &f.ty {
+                TypeRef::Array(inner) => Some(&**inner),
+                _ => None,
+            }),
+        _ => None,
+    };
+    json_type(element, area)
+}
+
+/// The argument type of a JSON or form body: its type, or any serializable value when the
+/// body stays raw JSON.
+fn serialized_arg(t: &TypeRef, area: &str) -> TokenStream {
+    match t {
+        TypeRef::Json | TypeRef::NotShown(_) => quote!(&impl serde::Serialize),
+        other => {
+            let t = rust_type(other, area);
+            quote!(&#t)
+        }
+    }
+}
+
 fn body_arg(op: &OpIr, area: &str) -> Option<(TokenStream, TokenStream)> {
     let b = op.request.as_ref()?;
     Some(match b.kind {
-        BodyKind::Json => {
-            let t = rust_type(b.ty.as_ref()?, area);
-            (quote!(&#t), quote!(json))
-        }
-        BodyKind::Form => {
-            let t = rust_type(b.ty.as_ref()?, area);
-            (quote!(&#t), quote!(form))
-        }
+        BodyKind::Json => (serialized_arg(b.ty.as_ref()?, area), quote!(json)),
+        BodyKind::Form => (serialized_arg(b.ty.as_ref()?, area), quote!(form)),
         BodyKind::Multipart => (quote!(ruckus_one_runtime::Multipart), quote!(multipart)),
         BodyKind::Binary => (quote!(bytes::Bytes), quote!(binary)),
     })
@@ -183,6 +213,10 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
         (Some(p), ResponseKind::Json) => {
             let style = ident(p.style.variant());
             let (items, first) = (&p.items, p.first_page);
+            let total = match p.style {
+                PageStyle::Spring => "`totalElements`",
+                PageStyle::QueryBody | PageStyle::QueryParams => "`totalCount`",
+            };
             let where_page = match p.style {
                 PageStyle::QueryBody => "JSON body's `page` field",
                 PageStyle::QueryParams => "`page` query parameter",
@@ -195,17 +229,35 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
                 ),
                 String::new(),
                 format!(
-                    "The page number goes in the {where_page}; the stream ends after an empty, short or repeated page."
+                    "The page number goes in the {where_page}; the stream ends once the answer's {total} is reached, after an empty or repeated page, or (without a total) after a short page."
+                ),
+            ]);
+            let item_ty = item_type(op, api, &p.items, area);
+            let items_doc = doc(&[
+                format!(
+                    "Every item of every page (the elements of {}), fetched page by page like `pages`.",
+                    code(&p.items)
+                ),
+                String::new(),
+                format!(
+                    "When the answer states {total}, the stream goes on until that many items came, even if the service returns shorter pages than asked."
                 ),
             ]);
             quote! {
+                const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+                    style: ruckus_one_runtime::PageStyle::#style,
+                    items: #items,
+                    first_page: #first,
+                };
+
                 #d
                 pub fn pages(self) -> ruckus_one_runtime::Pages<'a, #out_ty> {
-                    self.req.pages(ruckus_one_runtime::Paging {
-                        style: ruckus_one_runtime::PageStyle::#style,
-                        items: #items,
-                        first_page: #first,
-                    })
+                    self.req.pages(Self::PAGING)
+                }
+
+                #items_doc
+                pub fn items(self) -> ruckus_one_runtime::Pages<'a, #item_ty> {
+                    self.req.items(Self::PAGING)
                 }
             }
         }

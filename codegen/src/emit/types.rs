@@ -94,11 +94,21 @@ fn object(
 ) -> TokenStream {
     let defaultable = fields.iter().all(|f| !f.required || f.nullable);
     lines.push(String::new());
-    lines.push(if defaultable {
-        "Build one with `new()` (or `Default`) and set the public fields you need.".to_owned()
-    } else {
-        "Build one with `new(...)`, which takes the required fields, then set optional fields."
-            .to_owned()
+    let optional: Vec<&FieldIr> = fields
+        .iter()
+        .filter(|f| !f.required || f.nullable)
+        .collect();
+    lines.push(match (defaultable, optional.is_empty()) {
+        (true, true) => "Build one with `new()` (or `Default`).".to_owned(),
+        (true, false) => {
+            "Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need."
+                .to_owned()
+        }
+        (false, true) => "Build one with `new(...)`, which takes the required fields.".to_owned(),
+        (false, false) => {
+            "Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones."
+                .to_owned()
+        }
     });
     let docs = doc(lines);
     let derive_default = defaultable.then(|| quote!(Default,));
@@ -136,6 +146,7 @@ fn object(
             quote!(#n: None)
         }
     });
+    let setters = setters(&optional, fields, area);
     let many = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
     let (open_def, open_init) = if open {
         (
@@ -167,8 +178,41 @@ fn object(
             pub fn new(#(#args),*) -> Self {
                 Self { #(#inits),* #comma #open_init }
             }
+
+            #(#setters)*
         }
     }
+}
+
+/// `with_<field>(value)` for each optional field: sets it to `Some(value.into())`.
+fn setters(optional: &[&FieldIr], fields: &[FieldIr], area: &str) -> Vec<TokenStream> {
+    optional
+        .iter()
+        .map(|f| {
+            // `type_` gets `with_type`, unless another field is named `type`.
+            let short = f.rust.trim_end_matches('_');
+            let base = if short != f.rust && fields.iter().any(|g| g.rust == short) {
+                f.rust.as_str()
+            } else {
+                short
+            };
+            let method = ident(&format!("with_{base}"));
+            let n = ident(&f.rust);
+            let ty = if f.secret {
+                quote!(ruckus_one_runtime::Secret)
+            } else {
+                rust_type(&f.ty, area)
+            };
+            let d = doc(&[format!("Sets {}.", code(&f.wire))]);
+            quote! {
+                #d
+                pub fn #method(mut self, value: impl Into<#ty>) -> Self {
+                    self.#n = Some(value.into());
+                    self
+                }
+            }
+        })
+        .collect()
 }
 
 fn field_doc(f: &FieldIr) -> Vec<String> {

@@ -9,7 +9,7 @@
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ApplicationToken {
@@ -50,6 +50,34 @@ impl ApplicationToken {
             access_token_ttl: None,
         }
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `clientId`.
+    pub fn with_client_id(mut self, value: impl Into<String>) -> Self {
+        self.client_id = Some(value.into());
+        self
+    }
+    /// Sets `clientSecret`.
+    pub fn with_client_secret(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.client_secret = Some(value.into());
+        self
+    }
+    /// Sets `accessTokenTtl`.
+    pub fn with_access_token_ttl(mut self, value: impl Into<i64>) -> Self {
+        self.access_token_ttl = Some(value.into());
+        self
+    }
 }
 /// One entry of the application token list.
 ///
@@ -61,7 +89,7 @@ pub type ApplicationTokenListItem = serde_json::Value;
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct CreateApplicationTokenRequest {

@@ -9,7 +9,7 @@
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ErrorBody {
@@ -32,12 +32,22 @@ impl ErrorBody {
             request_id: None,
         }
     }
+    /// Sets `errors`.
+    pub fn with_errors(mut self, value: impl Into<Vec<ErrorMessage>>) -> Self {
+        self.errors = Some(value.into());
+        self
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
 }
 /// One error of an error body.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ErrorMessage {
@@ -52,12 +62,17 @@ impl ErrorMessage {
     pub fn new() -> Self {
         Self { message: None }
     }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
 }
 /// One step of a path through the network hierarchy (for example a system, then a zone). Used by resource group filters and the license hierarchy query.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct NodePathElement {
@@ -76,6 +91,16 @@ impl NodePathElement {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self { type_: None, name: None }
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
     }
 }
 /// A path from the root of the network hierarchy to one node, as a list of steps.

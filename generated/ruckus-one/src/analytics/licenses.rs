@@ -9,7 +9,7 @@
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct License {
@@ -72,12 +72,52 @@ impl License {
             orphaned_a_ps: None,
         }
     }
+    /// Sets `licenseId`.
+    pub fn with_license_id(mut self, value: impl Into<i64>) -> Self {
+        self.license_id = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `tenantName`.
+    pub fn with_tenant_name(mut self, value: impl Into<String>) -> Self {
+        self.tenant_name = Some(value.into());
+        self
+    }
+    /// Sets `count`.
+    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
+        self.count = Some(value.into());
+        self
+    }
+    /// Sets `used`.
+    pub fn with_used(mut self, value: impl Into<i64>) -> Self {
+        self.used = Some(value.into());
+        self
+    }
+    /// Sets `withinGracePeriod`.
+    pub fn with_within_grace_period(mut self, value: impl Into<bool>) -> Self {
+        self.within_grace_period = Some(value.into());
+        self
+    }
+    /// Sets `assignments`.
+    pub fn with_assignments(mut self, value: impl Into<Vec<LicenseAssignment>>) -> Self {
+        self.assignments = Some(value.into());
+        self
+    }
+    /// Sets `orphanedAPs`.
+    pub fn with_orphaned_a_ps(mut self, value: impl Into<Vec<OrphanedAp>>) -> Self {
+        self.orphaned_a_ps = Some(value.into());
+        self
+    }
 }
 /// The APs of one onboarded system that are assigned to a license.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct LicenseAssignment {
@@ -106,12 +146,27 @@ impl LicenseAssignment {
             ap_mac_list: None,
         }
     }
+    /// Sets `deviceId`.
+    pub fn with_device_id(mut self, value: impl Into<String>) -> Self {
+        self.device_id = Some(value.into());
+        self
+    }
+    /// Sets `deviceName`.
+    pub fn with_device_name(mut self, value: impl Into<String>) -> Self {
+        self.device_name = Some(value.into());
+        self
+    }
+    /// Sets `apMacList`.
+    pub fn with_ap_mac_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_mac_list = Some(value.into());
+        self
+    }
 }
 /// An orphaned AP of a license.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct OrphanedAp {
@@ -140,12 +195,27 @@ impl OrphanedAp {
             ap_mac: None,
         }
     }
+    /// Sets `deviceId`.
+    pub fn with_device_id(mut self, value: impl Into<String>) -> Self {
+        self.device_id = Some(value.into());
+        self
+    }
+    /// Sets `deviceName`.
+    pub fn with_device_name(mut self, value: impl Into<String>) -> Self {
+        self.device_name = Some(value.into());
+        self
+    }
+    /// Sets `apMac`.
+    pub fn with_ap_mac(mut self, value: impl Into<String>) -> Self {
+        self.ap_mac = Some(value.into());
+        self
+    }
 }
 /// Response of Update License: a subset of the license fields (licenseId, count, used, assignments).
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct LicenseUpdateResult {
@@ -180,12 +250,32 @@ impl LicenseUpdateResult {
             assignments: None,
         }
     }
+    /// Sets `licenseId`.
+    pub fn with_license_id(mut self, value: impl Into<i64>) -> Self {
+        self.license_id = Some(value.into());
+        self
+    }
+    /// Sets `count`.
+    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
+        self.count = Some(value.into());
+        self
+    }
+    /// Sets `used`.
+    pub fn with_used(mut self, value: impl Into<i64>) -> Self {
+        self.used = Some(value.into());
+        self
+    }
+    /// Sets `assignments`.
+    pub fn with_assignments(mut self, value: impl Into<Vec<LicenseAssignment>>) -> Self {
+        self.assignments = Some(value.into());
+        self
+    }
 }
 /// One entry of the Update License body - the APs of one onboarded system to assign.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct LicenseAssignmentUpdate {
@@ -210,7 +300,7 @@ impl LicenseAssignmentUpdate {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct OrphanedApDeletion {
@@ -235,7 +325,7 @@ impl OrphanedApDeletion {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct LicenseHierarchyQuery {
@@ -250,12 +340,20 @@ impl LicenseHierarchyQuery {
     pub fn new() -> Self {
         Self { path: None }
     }
+    /// Sets `path`.
+    pub fn with_path(
+        mut self,
+        value: impl Into<Vec<super::common::NodePathElement>>,
+    ) -> Self {
+        self.path = Some(value.into());
+        self
+    }
 }
 /// Response of Query Licenses and Hierarchy - child nodes and APs under the queried node.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct LicenseHierarchy {
@@ -275,12 +373,25 @@ impl LicenseHierarchy {
     pub fn new() -> Self {
         Self { children: None, aps: None }
     }
+    /// Sets `children`.
+    pub fn with_children(
+        mut self,
+        value: impl Into<Vec<LicenseHierarchyChild>>,
+    ) -> Self {
+        self.children = Some(value.into());
+        self
+    }
+    /// Sets `aps`.
+    pub fn with_aps(mut self, value: impl Into<Vec<LicenseHierarchyAp>>) -> Self {
+        self.aps = Some(value.into());
+        self
+    }
 }
 /// A child node in the license hierarchy with its AP and license counts.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct LicenseHierarchyChild {
@@ -319,12 +430,32 @@ impl LicenseHierarchyChild {
             licenses_assigned: None,
         }
     }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `apCount`.
+    pub fn with_ap_count(mut self, value: impl Into<i64>) -> Self {
+        self.ap_count = Some(value.into());
+        self
+    }
+    /// Sets `licensesAssigned`.
+    pub fn with_licenses_assigned(mut self, value: impl Into<i64>) -> Self {
+        self.licenses_assigned = Some(value.into());
+        self
+    }
 }
 /// An AP in the license hierarchy.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct LicenseHierarchyAp {
@@ -364,6 +495,31 @@ impl LicenseHierarchyAp {
             device_name: None,
             license_id: None,
         }
+    }
+    /// Sets `apMac`.
+    pub fn with_ap_mac(mut self, value: impl Into<String>) -> Self {
+        self.ap_mac = Some(value.into());
+        self
+    }
+    /// Sets `apName`.
+    pub fn with_ap_name(mut self, value: impl Into<String>) -> Self {
+        self.ap_name = Some(value.into());
+        self
+    }
+    /// Sets `deviceId`.
+    pub fn with_device_id(mut self, value: impl Into<String>) -> Self {
+        self.device_id = Some(value.into());
+        self
+    }
+    /// Sets `deviceName`.
+    pub fn with_device_name(mut self, value: impl Into<String>) -> Self {
+        self.device_name = Some(value.into());
+        self
+    }
+    /// Sets `licenseId`.
+    pub fn with_license_id(mut self, value: impl Into<i64>) -> Self {
+        self.license_id = Some(value.into());
+        self
     }
 }
 /// Licenses: the 6 operations of this area of the Analytics administration API.

@@ -9,7 +9,7 @@
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct OnboardedSystem {
@@ -74,12 +74,60 @@ impl OnboardedSystem {
             device_metadata: None,
         }
     }
+    /// Sets `deviceId`.
+    pub fn with_device_id(mut self, value: impl Into<String>) -> Self {
+        self.device_id = Some(value.into());
+        self
+    }
+    /// Sets `deviceName`.
+    pub fn with_device_name(mut self, value: impl Into<String>) -> Self {
+        self.device_name = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `tenantName`.
+    pub fn with_tenant_name(mut self, value: impl Into<String>) -> Self {
+        self.tenant_name = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `createdAt`.
+    pub fn with_created_at(mut self, value: impl Into<String>) -> Self {
+        self.created_at = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `canDelete`.
+    pub fn with_can_delete(mut self, value: impl Into<bool>) -> Self {
+        self.can_delete = Some(value.into());
+        self
+    }
+    /// Sets `deviceMetadata`.
+    pub fn with_device_metadata(
+        mut self,
+        value: impl Into<OnboardedSystemMetadata>,
+    ) -> Self {
+        self.device_metadata = Some(value.into());
+        self
+    }
 }
 /// Metadata of an onboarded system (detail view only).
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct OnboardedSystemMetadata {
@@ -118,12 +166,32 @@ impl OnboardedSystemMetadata {
             onboarder: None,
         }
     }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `clusterName`.
+    pub fn with_cluster_name(mut self, value: impl Into<String>) -> Self {
+        self.cluster_name = Some(value.into());
+        self
+    }
+    /// Sets `controllerVersion`.
+    pub fn with_controller_version(mut self, value: impl Into<String>) -> Self {
+        self.controller_version = Some(value.into());
+        self
+    }
+    /// Sets `onboarder`.
+    pub fn with_onboarder(mut self, value: impl Into<OnboardedSystemOnboarder>) -> Self {
+        self.onboarder = Some(value.into());
+        self
+    }
 }
 /// The user and tenant that onboarded a system.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct OnboardedSystemOnboarder {
@@ -151,6 +219,21 @@ impl OnboardedSystemOnboarder {
             tenant_id: None,
             tenant_name: None,
         }
+    }
+    /// Sets `userId`.
+    pub fn with_user_id(mut self, value: impl Into<String>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `tenantName`.
+    pub fn with_tenant_name(mut self, value: impl Into<String>) -> Self {
+        self.tenant_name = Some(value.into());
+        self
     }
 }
 /// Onboarded systems: the 3 operations of this area of the Analytics administration API.

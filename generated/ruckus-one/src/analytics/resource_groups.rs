@@ -9,7 +9,7 @@
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ResourceGroup {
@@ -54,12 +54,32 @@ impl ResourceGroup {
             tenant_id: None,
         }
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `isDefault`.
+    pub fn with_is_default(mut self, value: impl Into<bool>) -> Self {
+        self.is_default = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
 }
 /// Body of Create Resource Group and Update Resource Group.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ResourceGroupInput {
@@ -86,12 +106,17 @@ impl ResourceGroupInput {
             filter,
         }
     }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
 }
 /// The scope of a resource group: paths to network nodes and to switch nodes. Each path is a list of steps from the root (sample step type `system`).
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ResourceGroupFilter {
@@ -177,7 +202,7 @@ impl<'de> serde::Deserialize<'de> for FilterSearchType {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ResourceGroupFilterQuery {
@@ -202,7 +227,7 @@ impl ResourceGroupFilterQuery {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ResourceGroupFilterSearchResult {
@@ -234,6 +259,30 @@ impl ResourceGroupFilterSearchResult {
             switch_nodes: None,
             id_to_system_name_mapping: None,
         }
+    }
+    /// Sets `networkNodes`.
+    pub fn with_network_nodes(
+        mut self,
+        value: impl Into<Vec<super::common::NodePath>>,
+    ) -> Self {
+        self.network_nodes = Some(value.into());
+        self
+    }
+    /// Sets `switchNodes`.
+    pub fn with_switch_nodes(
+        mut self,
+        value: impl Into<Vec<super::common::NodePath>>,
+    ) -> Self {
+        self.switch_nodes = Some(value.into());
+        self
+    }
+    /// Sets `idToSystemNameMapping`.
+    pub fn with_id_to_system_name_mapping(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, String>>,
+    ) -> Self {
+        self.id_to_system_name_mapping = Some(value.into());
+        self
     }
 }
 /// Resource groups: the 5 operations of this area of the Analytics administration API.

@@ -360,7 +360,7 @@ pub type ScheduleFilter = serde_json::Value;
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct CreateScheduleRequest {
@@ -440,12 +440,27 @@ impl CreateScheduleRequest {
             active: None,
         }
     }
+    /// Sets `filter`.
+    pub fn with_filter(mut self, value: impl Into<ScheduleFilter>) -> Self {
+        self.filter = Some(value.into());
+        self
+    }
+    /// Sets `pdfCoverPage`.
+    pub fn with_pdf_cover_page(mut self, value: impl Into<bool>) -> Self {
+        self.pdf_cover_page = Some(value.into());
+        self
+    }
+    /// Sets `active`.
+    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
+        self.active = Some(value.into());
+        self
+    }
 }
 /// Body of Update Schedule (the write shape, with `active`); every field is optional.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UpdateScheduleRequest {
@@ -522,12 +537,67 @@ impl UpdateScheduleRequest {
             active: None,
         }
     }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `reportName`.
+    pub fn with_report_name(mut self, value: impl Into<ReportName>) -> Self {
+        self.report_name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `frequency`.
+    pub fn with_frequency(mut self, value: impl Into<ReportFrequency>) -> Self {
+        self.frequency = Some(value.into());
+        self
+    }
+    /// Sets `granularity`.
+    pub fn with_granularity(mut self, value: impl Into<ReportGranularity>) -> Self {
+        self.granularity = Some(value.into());
+        self
+    }
+    /// Sets `filter`.
+    pub fn with_filter(mut self, value: impl Into<ScheduleFilter>) -> Self {
+        self.filter = Some(value.into());
+        self
+    }
+    /// Sets `format`.
+    pub fn with_format(mut self, value: impl Into<ReportFormat>) -> Self {
+        self.format = Some(value.into());
+        self
+    }
+    /// Sets `timezone`.
+    pub fn with_timezone(mut self, value: impl Into<String>) -> Self {
+        self.timezone = Some(value.into());
+        self
+    }
+    /// Sets `pdfCoverPage`.
+    pub fn with_pdf_cover_page(mut self, value: impl Into<bool>) -> Self {
+        self.pdf_cover_page = Some(value.into());
+        self
+    }
+    /// Sets `recipients`.
+    pub fn with_recipients(mut self, value: impl Into<ScheduleRecipients>) -> Self {
+        self.recipients = Some(value.into());
+        self
+    }
+    /// Sets `active`.
+    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
+        self.active = Some(value.into());
+        self
+    }
 }
 /// Response of Create Schedule.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ScheduleCreated {
@@ -568,12 +638,37 @@ impl ScheduleCreated {
             timezone: None,
         }
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `active`.
+    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
+        self.active = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `format`.
+    pub fn with_format(mut self, value: impl Into<ReportFormat>) -> Self {
+        self.format = Some(value.into());
+        self
+    }
+    /// Sets `timezone`.
+    pub fn with_timezone(mut self, value: impl Into<String>) -> Self {
+        self.timezone = Some(value.into());
+        self
+    }
 }
 /// Response of Update Schedule (uses `active`).
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ScheduleUpdated {
@@ -656,12 +751,72 @@ impl ScheduleUpdated {
             filter: None,
         }
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `reportName`.
+    pub fn with_report_name(mut self, value: impl Into<ReportName>) -> Self {
+        self.report_name = Some(value.into());
+        self
+    }
+    /// Sets `format`.
+    pub fn with_format(mut self, value: impl Into<ReportFormat>) -> Self {
+        self.format = Some(value.into());
+        self
+    }
+    /// Sets `timezone`.
+    pub fn with_timezone(mut self, value: impl Into<String>) -> Self {
+        self.timezone = Some(value.into());
+        self
+    }
+    /// Sets `active`.
+    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
+        self.active = Some(value.into());
+        self
+    }
+    /// Sets `pdfCoverPage`.
+    pub fn with_pdf_cover_page(mut self, value: impl Into<bool>) -> Self {
+        self.pdf_cover_page = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `frequency`.
+    pub fn with_frequency(mut self, value: impl Into<ReportFrequency>) -> Self {
+        self.frequency = Some(value.into());
+        self
+    }
+    /// Sets `granularity`.
+    pub fn with_granularity(mut self, value: impl Into<ReportGranularity>) -> Self {
+        self.granularity = Some(value.into());
+        self
+    }
+    /// Sets `recipients`.
+    pub fn with_recipients(mut self, value: impl Into<ScheduleRecipients>) -> Self {
+        self.recipients = Some(value.into());
+        self
+    }
+    /// Sets `filter`.
+    pub fn with_filter(mut self, value: impl Into<ScheduleFilter>) -> Self {
+        self.filter = Some(value.into());
+        self
+    }
 }
 /// A schedule as read back (Get Schedule); its on/off flag is `isActive`, not `active`.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Schedule {
@@ -756,12 +911,82 @@ impl Schedule {
             pdf_cover_page: None,
         }
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `reportName`.
+    pub fn with_report_name(mut self, value: impl Into<ReportName>) -> Self {
+        self.report_name = Some(value.into());
+        self
+    }
+    /// Sets `owner`.
+    pub fn with_owner(mut self, value: impl Into<String>) -> Self {
+        self.owner = Some(value.into());
+        self
+    }
+    /// Sets `recipients`.
+    pub fn with_recipients(mut self, value: impl Into<ScheduleRecipients>) -> Self {
+        self.recipients = Some(value.into());
+        self
+    }
+    /// Sets `frequency`.
+    pub fn with_frequency(mut self, value: impl Into<ReportFrequency>) -> Self {
+        self.frequency = Some(value.into());
+        self
+    }
+    /// Sets `granularity`.
+    pub fn with_granularity(mut self, value: impl Into<ReportGranularity>) -> Self {
+        self.granularity = Some(value.into());
+        self
+    }
+    /// Sets `format`.
+    pub fn with_format(mut self, value: impl Into<ReportFormat>) -> Self {
+        self.format = Some(value.into());
+        self
+    }
+    /// Sets `timezone`.
+    pub fn with_timezone(mut self, value: impl Into<String>) -> Self {
+        self.timezone = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `executedAt`.
+    pub fn with_executed_at(mut self, value: impl Into<String>) -> Self {
+        self.executed_at = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<ScheduleStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `isActive`.
+    pub fn with_is_active(mut self, value: impl Into<bool>) -> Self {
+        self.is_active = Some(value.into());
+        self
+    }
+    /// Sets `pdfCoverPage`.
+    pub fn with_pdf_cover_page(mut self, value: impl Into<bool>) -> Self {
+        self.pdf_cover_page = Some(value.into());
+        self
+    }
 }
 /// Response of List Schedules.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ScheduleList {
@@ -777,12 +1002,17 @@ impl ScheduleList {
     pub fn new() -> Self {
         Self { result: None }
     }
+    /// Sets `result`.
+    pub fn with_result(mut self, value: impl Into<Vec<Schedule>>) -> Self {
+        self.result = Some(value.into());
+        self
+    }
 }
 /// Body of Delete Schedule and Retry a Failed Report Schedule - the schedules to act on.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ScheduleIds {
@@ -801,7 +1031,7 @@ impl ScheduleIds {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ScheduleBatchResult {
@@ -815,6 +1045,11 @@ impl ScheduleBatchResult {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self { result: None }
+    }
+    /// Sets `result`.
+    pub fn with_result(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.result = Some(value.into());
+        self
     }
 }
 /// One entry of a schedule's execution log.

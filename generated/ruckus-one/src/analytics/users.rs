@@ -139,7 +139,7 @@ impl<'de> serde::Deserialize<'de> for InvitationType {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UserListItem {
@@ -225,12 +225,67 @@ impl UserListItem {
             invitation: None,
         }
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `firstName`.
+    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `lastName`.
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `tenantName`.
+    pub fn with_tenant_name(mut self, value: impl Into<String>) -> Self {
+        self.tenant_name = Some(value.into());
+        self
+    }
+    /// Sets `role`.
+    pub fn with_role(mut self, value: impl Into<UserRole>) -> Self {
+        self.role = Some(value.into());
+        self
+    }
+    /// Sets `resourceGroupId`.
+    pub fn with_resource_group_id(mut self, value: impl Into<String>) -> Self {
+        self.resource_group_id = Some(value.into());
+        self
+    }
+    /// Sets `resourceGroupName`.
+    pub fn with_resource_group_name(mut self, value: impl Into<String>) -> Self {
+        self.resource_group_name = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `invitation`.
+    pub fn with_invitation(mut self, value: impl Into<UserInvitation>) -> Self {
+        self.invitation = Some(value.into());
+        self
+    }
 }
 /// The invitation of an invited user.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UserInvitation {
@@ -253,12 +308,22 @@ impl UserInvitation {
             inviter_user: None,
         }
     }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `inviterUser`.
+    pub fn with_inviter_user(mut self, value: impl Into<InviterUser>) -> Self {
+        self.inviter_user = Some(value.into());
+        self
+    }
 }
 /// The user who sent an invitation.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct InviterUser {
@@ -281,12 +346,22 @@ impl InviterUser {
             last_name: None,
         }
     }
+    /// Sets `firstName`.
+    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `lastName`.
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
 }
 /// A user in detail, as returned by Add Internal User and Update User.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct User {
@@ -349,12 +424,55 @@ impl User {
             user_resource_mappings: None,
         }
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `firstName`.
+    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `lastName`.
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `isSupport`.
+    pub fn with_is_support(mut self, value: impl Into<bool>) -> Self {
+        self.is_support = Some(value.into());
+        self
+    }
+    /// Sets `preferences`.
+    pub fn with_preferences(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.preferences = Some(value.into());
+        self
+    }
+    /// Sets `userResourceMappings`.
+    pub fn with_user_resource_mappings(
+        mut self,
+        value: impl Into<Vec<UserResourceMapping>>,
+    ) -> Self {
+        self.user_resource_mappings = Some(value.into());
+        self
+    }
 }
 /// A role of a user within one resource group.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UserResourceMapping {
@@ -378,6 +496,19 @@ impl UserResourceMapping {
             resource_group: None,
         }
     }
+    /// Sets `role`.
+    pub fn with_role(mut self, value: impl Into<UserRole>) -> Self {
+        self.role = Some(value.into());
+        self
+    }
+    /// Sets `resourceGroup`.
+    pub fn with_resource_group(
+        mut self,
+        value: impl Into<super::resource_groups::ResourceGroup>,
+    ) -> Self {
+        self.resource_group = Some(value.into());
+        self
+    }
 }
 /// An internal user not yet added (an entry of List Internal Users). Its swuId is what Add Internal User expects.
 ///
@@ -389,7 +520,7 @@ pub type InternalUser = serde_json::Value;
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct AddInternalUserRequest {
@@ -423,7 +554,7 @@ impl AddInternalUserRequest {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct InviteThirdPartyUserRequest {
@@ -457,12 +588,17 @@ impl InviteThirdPartyUserRequest {
             type_: None,
         }
     }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<InvitationType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
 }
 /// Response of Invite Third Party User.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct InvitedUser {
@@ -509,12 +645,37 @@ impl InvitedUser {
             type_: None,
         }
     }
+    /// Sets `invitedUserId`.
+    pub fn with_invited_user_id(mut self, value: impl Into<String>) -> Self {
+        self.invited_user_id = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `resourceGroupId`.
+    pub fn with_resource_group_id(mut self, value: impl Into<String>) -> Self {
+        self.resource_group_id = Some(value.into());
+        self
+    }
+    /// Sets `role`.
+    pub fn with_role(mut self, value: impl Into<UserRole>) -> Self {
+        self.role = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<InvitationType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
 }
 /// Body of Update User.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UpdateUserRequest {

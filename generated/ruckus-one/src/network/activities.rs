@@ -9,7 +9,7 @@
 ///
 /// Provenance: reference (Asynchronous writes (official bundle activities 0.0.1)).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Activity {
@@ -71,6 +71,46 @@ impl Activity {
             end_datetime: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<ActivityStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `useCase`.
+    pub fn with_use_case(mut self, value: impl Into<String>) -> Self {
+        self.use_case = Some(value.into());
+        self
+    }
+    /// Sets `error`.
+    pub fn with_error(mut self, value: impl Into<String>) -> Self {
+        self.error = Some(value.into());
+        self
+    }
+    /// Sets `suggestion`.
+    pub fn with_suggestion(mut self, value: impl Into<String>) -> Self {
+        self.suggestion = Some(value.into());
+        self
+    }
+    /// Sets `steps`.
+    pub fn with_steps(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.steps = Some(value.into());
+        self
+    }
+    /// Sets `startDatetime`.
+    pub fn with_start_datetime(mut self, value: impl Into<String>) -> Self {
+        self.start_datetime = Some(value.into());
+        self
+    }
+    /// Sets `endDatetime`.
+    pub fn with_end_datetime(mut self, value: impl Into<String>) -> Self {
+        self.end_datetime = Some(value.into());
+        self
     }
 }
 /// Status of an activity.
@@ -140,7 +180,7 @@ impl<'de> serde::Deserialize<'de> for ActivityStatus {
 ///
 /// Provenance: reference (Asynchronous writes).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ActivityQuery {
@@ -173,6 +213,21 @@ impl ActivityQuery {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `filters`.
+    pub fn with_filters(mut self, value: impl Into<ActivityQueryFilters>) -> Self {
+        self.filters = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
 }
 /// Inline shape named by the generator (ActivityQueryFilters).
 ///
@@ -180,7 +235,7 @@ impl ActivityQuery {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ActivityQueryFilters {
@@ -194,6 +249,11 @@ impl ActivityQueryFilters {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self { id: None }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.id = Some(value.into());
+        self
     }
 }
 /// Activities: the 2 operations of this area of the Network management API.
@@ -348,16 +408,22 @@ impl<'a> QueryActivities<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {

@@ -9,7 +9,7 @@
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct AsyncResult {
@@ -46,12 +46,27 @@ impl AsyncResult {
             id: None,
         }
     }
+    /// Sets `links`.
+    pub fn with_links(mut self, value: impl Into<Vec<AsyncResultLink>>) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
 }
 /// One link of an asynchronous result.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct AsyncResultLink {
@@ -110,12 +125,52 @@ impl AsyncResultLink {
             type_: None,
         }
     }
+    /// Sets `deprecation`.
+    pub fn with_deprecation(mut self, value: impl Into<String>) -> Self {
+        self.deprecation = Some(value.into());
+        self
+    }
+    /// Sets `href`.
+    pub fn with_href(mut self, value: impl Into<String>) -> Self {
+        self.href = Some(value.into());
+        self
+    }
+    /// Sets `hreflang`.
+    pub fn with_hreflang(mut self, value: impl Into<String>) -> Self {
+        self.hreflang = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `profile`.
+    pub fn with_profile(mut self, value: impl Into<String>) -> Self {
+        self.profile = Some(value.into());
+        self
+    }
+    /// Sets `templated`.
+    pub fn with_templated(mut self, value: impl Into<bool>) -> Self {
+        self.templated = Some(value.into());
+        self
+    }
+    /// Sets `title`.
+    pub fn with_title(mut self, value: impl Into<String>) -> Self {
+        self.title = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
 }
 /// Paging block of a paged result.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PagingInfo {
@@ -150,12 +205,32 @@ impl PagingInfo {
             page_count: None,
         }
     }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `pageCount`.
+    pub fn with_page_count(mut self, value: impl Into<i64>) -> Self {
+        self.page_count = Some(value.into());
+        self
+    }
 }
 /// Paged result of some queries: a paging block and the items in `content` or `data` (item shapes not shown).
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PagedResult {
@@ -190,12 +265,32 @@ impl PagedResult {
             data: None,
         }
     }
+    /// Sets `paging`.
+    pub fn with_paging(mut self, value: impl Into<PagingInfo>) -> Self {
+        self.paging = Some(value.into());
+        self
+    }
+    /// Sets `_links`.
+    pub fn with_links(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
 }
 /// The older paged shape that the paging envelope replaced. Its fields were removed from responses; kept so that every field the document names is in the spec.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct LegacyPage {
@@ -280,6 +375,56 @@ impl LegacyPage {
             empty: None,
         }
     }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.pageable = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
 }
 /// Sort direction of a query.
 ///
@@ -340,7 +485,7 @@ impl<'de> serde::Deserialize<'de> for SortOrder {
 ///
 /// Provenance: reference (Pagination styles (query bodies)).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct QueryRequest {
@@ -417,12 +562,57 @@ impl QueryRequest {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `sortField`.
+    pub fn with_sort_field(mut self, value: impl Into<String>) -> Self {
+        self.sort_field = Some(value.into());
+        self
+    }
+    /// Sets `sortOrder`.
+    pub fn with_sort_order(mut self, value: impl Into<SortOrder>) -> Self {
+        self.sort_order = Some(value.into());
+        self
+    }
+    /// Sets `searchString`.
+    pub fn with_search_string(mut self, value: impl Into<String>) -> Self {
+        self.search_string = Some(value.into());
+        self
+    }
+    /// Sets `searchTargetFields`.
+    pub fn with_search_target_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.search_target_fields = Some(value.into());
+        self
+    }
+    /// Sets `filters`.
+    pub fn with_filters(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.filters = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `sortByCountField`.
+    pub fn with_sort_by_count_field(mut self, value: impl Into<String>) -> Self {
+        self.sort_by_count_field = Some(value.into());
+        self
+    }
 }
 /// Answer of a `POST .../query` operation as observed in practice. Open.
 ///
 /// Provenance: reference (Pagination styles (query bodies)).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct QueryResult {
@@ -455,12 +645,27 @@ impl QueryResult {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
 }
 /// Error body of configuration operations.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ConfigurationErrorBody {
@@ -484,12 +689,22 @@ impl ConfigurationErrorBody {
             errors: None,
         }
     }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `errors`.
+    pub fn with_errors(mut self, value: impl Into<Vec<ConfigurationError>>) -> Self {
+        self.errors = Some(value.into());
+        self
+    }
 }
 /// One error of a configuration operation.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ConfigurationError {
@@ -526,12 +741,32 @@ impl ConfigurationError {
             suggestion: None,
         }
     }
+    /// Sets `code`.
+    pub fn with_code(mut self, value: impl Into<String>) -> Self {
+        self.code = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+    /// Sets `reason`.
+    pub fn with_reason(mut self, value: impl Into<String>) -> Self {
+        self.reason = Some(value.into());
+        self
+    }
+    /// Sets `suggestion`.
+    pub fn with_suggestion(mut self, value: impl Into<String>) -> Self {
+        self.suggestion = Some(value.into());
+        self
+    }
 }
 /// Error body of entitlement operations: one flat error object. The document speaks of an error object with reason and suggestion; the official description shows it flat, with a code and a message besides.
 ///
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml RestApiErrorDto).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EntitlementErrorBody {
@@ -570,12 +805,32 @@ impl EntitlementErrorBody {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `code`.
+    pub fn with_code(mut self, value: impl Into<String>) -> Self {
+        self.code = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+    /// Sets `reason`.
+    pub fn with_reason(mut self, value: impl Into<String>) -> Self {
+        self.reason = Some(value.into());
+        self
+    }
+    /// Sets `suggestion`.
+    pub fn with_suggestion(mut self, value: impl Into<String>) -> Self {
+        self.suggestion = Some(value.into());
+        self
+    }
 }
 /// Error body of identity and registration operations.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct IdentityErrorBody {
@@ -615,6 +870,31 @@ impl IdentityErrorBody {
             debug_message: None,
             sub_errors: None,
         }
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<HttpStatusName>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `timestamp`.
+    pub fn with_timestamp(mut self, value: impl Into<String>) -> Self {
+        self.timestamp = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+    /// Sets `debugMessage`.
+    pub fn with_debug_message(mut self, value: impl Into<String>) -> Self {
+        self.debug_message = Some(value.into());
+        self
+    }
+    /// Sets `subErrors`.
+    pub fn with_sub_errors(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.sub_errors = Some(value.into());
+        self
     }
 }
 /// The `status` of an identity error body: the HTTP status code and its name, for example `400 BAD_REQUEST`. The document names the 103 EARLY_HINTS value; the official description lists them all. Values the client does not know are kept as received.

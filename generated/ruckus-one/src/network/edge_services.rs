@@ -9,7 +9,7 @@
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PersonalIdentityNetwork {
@@ -71,12 +71,33 @@ impl PersonalIdentityNetwork {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `accessSwitchInfos`.
+    pub fn with_access_switch_infos(
+        mut self,
+        value: impl Into<Vec<PinAccessSwitchInfo>>,
+    ) -> Self {
+        self.access_switch_infos = Some(value.into());
+        self
+    }
+    /// Sets `distributionSwitchInfos`.
+    pub fn with_distribution_switch_infos(
+        mut self,
+        value: impl Into<Vec<PinDistributionSwitchInfo>>,
+    ) -> Self {
+        self.distribution_switch_infos = Some(value.into());
+        self
+    }
 }
 /// The edge cluster part of a personal identity network.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PinEdgeClusterInfo {
@@ -111,12 +132,32 @@ impl PinEdgeClusterInfo {
             segments: None,
         }
     }
+    /// Sets `dhcpInfoId`.
+    pub fn with_dhcp_info_id(mut self, value: impl Into<String>) -> Self {
+        self.dhcp_info_id = Some(value.into());
+        self
+    }
+    /// Sets `dhcpPoolId`.
+    pub fn with_dhcp_pool_id(mut self, value: impl Into<String>) -> Self {
+        self.dhcp_pool_id = Some(value.into());
+        self
+    }
+    /// Sets `edgeClusterId`.
+    pub fn with_edge_cluster_id(mut self, value: impl Into<String>) -> Self {
+        self.edge_cluster_id = Some(value.into());
+        self
+    }
+    /// Sets `segments`.
+    pub fn with_segments(mut self, value: impl Into<i64>) -> Self {
+        self.segments = Some(value.into());
+        self
+    }
 }
 /// One access switch of a personal identity network, with its web authentication page settings.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PinAccessSwitchInfo {
@@ -221,12 +262,70 @@ impl PinAccessSwitchInfo {
             web_auth_password_label: None,
         }
     }
+    /// Sets `distributionSwitchId`.
+    pub fn with_distribution_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.distribution_switch_id = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `templateId`.
+    pub fn with_template_id(mut self, value: impl Into<String>) -> Self {
+        self.template_id = Some(value.into());
+        self
+    }
+    /// Sets `uplinkInfo`.
+    pub fn with_uplink_info(mut self, value: impl Into<PinUplinkInfo>) -> Self {
+        self.uplink_info = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<String>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomBottom`.
+    pub fn with_web_auth_custom_bottom(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_custom_bottom = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomLoginButton`.
+    pub fn with_web_auth_custom_login_button(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.web_auth_custom_login_button = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomTitle`.
+    pub fn with_web_auth_custom_title(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_custom_title = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomTop`.
+    pub fn with_web_auth_custom_top(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_custom_top = Some(value.into());
+        self
+    }
+    /// Sets `webAuthPageType`.
+    pub fn with_web_auth_page_type(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_page_type = Some(value.into());
+        self
+    }
+    /// Sets `webAuthPasswordLabel`.
+    pub fn with_web_auth_password_label(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_password_label = Some(value.into());
+        self
+    }
 }
 /// The uplink of an access switch of a personal identity network.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PinUplinkInfo {
@@ -249,12 +348,22 @@ impl PinUplinkInfo {
             uplink_type: None,
         }
     }
+    /// Sets `uplinkId`.
+    pub fn with_uplink_id(mut self, value: impl Into<String>) -> Self {
+        self.uplink_id = Some(value.into());
+        self
+    }
+    /// Sets `uplinkType`.
+    pub fn with_uplink_type(mut self, value: impl Into<String>) -> Self {
+        self.uplink_type = Some(value.into());
+        self
+    }
 }
 /// One distribution switch of a personal identity network.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PinDistributionSwitchInfo {
@@ -319,12 +428,50 @@ impl PinDistributionSwitchInfo {
             vlans: None,
         }
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `loopbackInterfaceId`.
+    pub fn with_loopback_interface_id(mut self, value: impl Into<String>) -> Self {
+        self.loopback_interface_id = Some(value.into());
+        self
+    }
+    /// Sets `loopbackInterfaceIp`.
+    pub fn with_loopback_interface_ip(mut self, value: impl Into<String>) -> Self {
+        self.loopback_interface_ip = Some(value.into());
+        self
+    }
+    /// Sets `loopbackInterfaceSubnetMask`.
+    pub fn with_loopback_interface_subnet_mask(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.loopback_interface_subnet_mask = Some(value.into());
+        self
+    }
+    /// Sets `siteKeepAlive`.
+    pub fn with_site_keep_alive(mut self, value: impl Into<String>) -> Self {
+        self.site_keep_alive = Some(value.into());
+        self
+    }
+    /// Sets `siteRetry`.
+    pub fn with_site_retry(mut self, value: impl Into<String>) -> Self {
+        self.site_retry = Some(value.into());
+        self
+    }
+    /// Sets `vlans`.
+    pub fn with_vlans(mut self, value: impl Into<String>) -> Self {
+        self.vlans = Some(value.into());
+        self
+    }
 }
 /// One page of personal identity networks.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PersonalIdentityNetworkPage {
@@ -347,12 +494,25 @@ impl PersonalIdentityNetworkPage {
             paging: None,
         }
     }
+    /// Sets `content`.
+    pub fn with_content(
+        mut self,
+        value: impl Into<Vec<PersonalIdentityNetwork>>,
+    ) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `paging`.
+    pub fn with_paging(mut self, value: impl Into<super::common::PagingInfo>) -> Self {
+        self.paging = Some(value.into());
+        self
+    }
 }
 /// One page of the sub-interfaces of an edge port.
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml GetSubInterfaceResponseDto).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EdgeSubInterfacePage {
@@ -391,12 +551,32 @@ impl EdgeSubInterfacePage {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
 }
 /// Body of the edge compatibility query of personal identity networks, SD-LAN services and HQoS profiles.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EdgeServiceCompatibilityQuery {
@@ -411,6 +591,14 @@ impl EdgeServiceCompatibilityQuery {
     pub fn new() -> Self {
         Self { filters: None }
     }
+    /// Sets `filters`.
+    pub fn with_filters(
+        mut self,
+        value: impl Into<EdgeServiceCompatibilityFilters>,
+    ) -> Self {
+        self.filters = Some(value.into());
+        self
+    }
 }
 /// Which services to check.
 ///
@@ -418,7 +606,7 @@ impl EdgeServiceCompatibilityQuery {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EdgeServiceCompatibilityFilters {
@@ -433,12 +621,17 @@ impl EdgeServiceCompatibilityFilters {
     pub fn new() -> Self {
         Self { service_ids: None }
     }
+    /// Sets `serviceIds`.
+    pub fn with_service_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.service_ids = Some(value.into());
+        self
+    }
 }
 /// Answer of an edge compatibility query.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EdgeServiceCompatibilityResult {
@@ -453,12 +646,20 @@ impl EdgeServiceCompatibilityResult {
     pub fn new() -> Self {
         Self { compatibilities: None }
     }
+    /// Sets `compatibilities`.
+    pub fn with_compatibilities(
+        mut self,
+        value: impl Into<Vec<EdgeServiceCompatibility>>,
+    ) -> Self {
+        self.compatibilities = Some(value.into());
+        self
+    }
 }
 /// Compatibility of one service with the edges of its clusters.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EdgeServiceCompatibility {
@@ -485,12 +686,25 @@ impl EdgeServiceCompatibility {
             cluster_edge_compatibilities: None,
         }
     }
+    /// Sets `serviceId`.
+    pub fn with_service_id(mut self, value: impl Into<String>) -> Self {
+        self.service_id = Some(value.into());
+        self
+    }
+    /// Sets `clusterEdgeCompatibilities`.
+    pub fn with_cluster_edge_compatibilities(
+        mut self,
+        value: impl Into<Vec<EdgeClusterCompatibility>>,
+    ) -> Self {
+        self.cluster_edge_compatibilities = Some(value.into());
+        self
+    }
 }
 /// How many edges of one cluster cannot run the service, and why.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EdgeClusterCompatibility {
@@ -535,12 +749,40 @@ impl EdgeClusterCompatibility {
             incompatible_features: None,
         }
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `identityType`.
+    pub fn with_identity_type(mut self, value: impl Into<String>) -> Self {
+        self.identity_type = Some(value.into());
+        self
+    }
+    /// Sets `incompatible`.
+    pub fn with_incompatible(mut self, value: impl Into<i64>) -> Self {
+        self.incompatible = Some(value.into());
+        self
+    }
+    /// Sets `total`.
+    pub fn with_total(mut self, value: impl Into<i64>) -> Self {
+        self.total = Some(value.into());
+        self
+    }
+    /// Sets `incompatibleFeatures`.
+    pub fn with_incompatible_features(
+        mut self,
+        value: impl Into<Vec<EdgeIncompatibleFeature>>,
+    ) -> Self {
+        self.incompatible_features = Some(value.into());
+        self
+    }
 }
 /// A feature some edges cannot run, with the firmware it needs.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EdgeIncompatibleFeature {
@@ -571,6 +813,22 @@ impl EdgeIncompatibleFeature {
             incompatible_devices: None,
         }
     }
+    /// Sets `featureRequirement`.
+    pub fn with_feature_requirement(
+        mut self,
+        value: impl Into<EdgeFeatureRequirement>,
+    ) -> Self {
+        self.feature_requirement = Some(value.into());
+        self
+    }
+    /// Sets `incompatibleDevices`.
+    pub fn with_incompatible_devices(
+        mut self,
+        value: impl Into<Vec<EdgeIncompatibleDevices>>,
+    ) -> Self {
+        self.incompatible_devices = Some(value.into());
+        self
+    }
 }
 /// The feature and the firmware it requires.
 ///
@@ -578,7 +836,7 @@ impl EdgeIncompatibleFeature {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EdgeFeatureRequirement {
@@ -601,6 +859,16 @@ impl EdgeFeatureRequirement {
             required_fw: None,
         }
     }
+    /// Sets `featureName`.
+    pub fn with_feature_name(mut self, value: impl Into<String>) -> Self {
+        self.feature_name = Some(value.into());
+        self
+    }
+    /// Sets `requiredFw`.
+    pub fn with_required_fw(mut self, value: impl Into<String>) -> Self {
+        self.required_fw = Some(value.into());
+        self
+    }
 }
 /// Number of incompatible edges running one firmware.
 ///
@@ -608,7 +876,7 @@ impl EdgeFeatureRequirement {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EdgeIncompatibleDevices {
@@ -631,12 +899,22 @@ impl EdgeIncompatibleDevices {
             firmware: None,
         }
     }
+    /// Sets `count`.
+    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
+        self.count = Some(value.into());
+        self
+    }
+    /// Sets `firmware`.
+    pub fn with_firmware(mut self, value: impl Into<String>) -> Self {
+        self.firmware = Some(value.into());
+        self
+    }
 }
 /// An SD-LAN service: tunnels AP traffic to an edge cluster. Create and update body; the document lists only some of its fields.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EdgeSdLanService {
@@ -677,7 +955,7 @@ impl EdgeSdLanService {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EdgeSdLanGuestSettings {
@@ -702,12 +980,17 @@ impl EdgeSdLanGuestSettings {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `isGuestTunnelEnabled`.
+    pub fn with_is_guest_tunnel_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.is_guest_tunnel_enabled = Some(value.into());
+        self
+    }
 }
 /// Body activating a Wi-Fi network on an SD-LAN service.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EdgeSdLanNetworkActivation {
@@ -731,6 +1014,11 @@ impl EdgeSdLanNetworkActivation {
             is_guest_tunnel_utilized: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+    /// Sets `isGuestTunnelUtilized`.
+    pub fn with_is_guest_tunnel_utilized(mut self, value: impl Into<bool>) -> Self {
+        self.is_guest_tunnel_utilized = Some(value.into());
+        self
     }
 }
 #[cfg(feature = "experimental")]
@@ -1809,7 +2097,7 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         venue_id: &str,
         cluster_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchVenueEdgeClusterNetworkSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1872,7 +2160,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchVenueEdgePortConfigs<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1942,7 +2230,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         port_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueEdgePortSubInterface<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1982,7 +2270,7 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         port_id: &str,
         sub_interface_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchVenueEdgePortSubInterface<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2054,7 +2342,7 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueEdgeLag<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2121,7 +2409,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         lag_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueEdgeLag<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2158,7 +2446,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         lag_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchVenueEdgeLag<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2226,7 +2514,7 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         lag_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueEdgeLagSubInterface<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2352,16 +2640,22 @@ impl<'a> ListPersonalIdentityNetworks<'a> {
         self.req.query("pageSize", &page_size);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryParams,
+        items: "content",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the `page` query parameter; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the `page` query parameter; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PersonalIdentityNetworkPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryParams,
-                items: "content",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, PersonalIdentityNetwork> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -2810,7 +3104,7 @@ impl<'a> ActivateWifiNetworkOnPersonalIdentityNetwork<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -3041,16 +3335,22 @@ impl<'a> QueryEdgeSdLanServices<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -3293,7 +3593,7 @@ impl<'a> PatchEdgeSdLanService<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -3764,7 +4064,7 @@ impl<'a> ActivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -3905,7 +4205,7 @@ impl<'a> ActivateGuestTunnelProfileOnEdgeSdLanService<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -4046,7 +4346,7 @@ impl<'a> CreateEdgeHqosProfile<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -4233,7 +4533,7 @@ impl<'a> UpdateEdgeHqosProfile<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -4374,7 +4674,7 @@ impl<'a> ActivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -5064,16 +5364,22 @@ impl<'a> ListVenueEdgePortSubInterfaces<'a> {
         self.req.query("pageSize", &page_size);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryParams,
+        items: "content",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the `page` query parameter; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the `page` query parameter; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, EdgeSubInterfacePage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryParams,
-                items: "content",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {

@@ -9,7 +9,7 @@
 ///
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MetasRequestDto).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EventMetasQuery {
@@ -35,6 +35,16 @@ impl EventMetasQuery {
             filters: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `filters`.
+    pub fn with_filters(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.filters = Some(value.into());
+        self
     }
 }
 /// events alarms: the 9 operations of this area of the Network management API.
@@ -147,7 +157,10 @@ impl<'a> EventsAlarmsClient<'a> {
     /// Notes:
     /// - The export covers a date range; how the range is given is not shown.
     /// - Accepts sortByCountField.
-    pub fn export_events_csv(&self, body: &serde_json::Value) -> ExportEventsCsv<'a> {
+    pub fn export_events_csv(
+        &self,
+        body: &impl serde::Serialize,
+    ) -> ExportEventsCsv<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &EXPORT_EVENTS_CSV,
@@ -281,16 +294,22 @@ impl<'a> QueryHistoricalClients<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -365,16 +384,22 @@ impl<'a> QueryEvents<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -734,16 +759,22 @@ impl<'a> QueryAlarms<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -887,7 +918,7 @@ impl<'a> PatchAlarm<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }

@@ -15,7 +15,7 @@ pub type IdentityResourceLinks = serde_json::Value;
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct DpskPool {
@@ -40,12 +40,17 @@ impl DpskPool {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `identityGroupId`.
+    pub fn with_identity_group_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_group_id = Some(value.into());
+        self
+    }
 }
 /// An identity of an identity group. The document shows only the fields changed in releases.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Identity {
@@ -85,12 +90,32 @@ impl Identity {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `phoneNumber`.
+    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `devices`.
+    pub fn with_devices(mut self, value: impl Into<Vec<IdentityDevice>>) -> Self {
+        self.devices = Some(value.into());
+        self
+    }
+    /// Sets `_links`.
+    pub fn with_links(mut self, value: impl Into<IdentityResourceLinks>) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+    /// Sets `links`.
+    pub fn with_links_2(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.links_2 = Some(value.into());
+        self
+    }
 }
 /// A device of an identity. The document shows only its `status` entries.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct IdentityDevice {
@@ -111,12 +136,20 @@ impl IdentityDevice {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: impl Into<Vec<IdentityDeviceStatusEntry>>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
 }
 /// One connection status record of an identity's device.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct IdentityDeviceStatusEntry {
@@ -170,6 +203,36 @@ impl IdentityDeviceStatusEntry {
             reference_id: None,
             identity_id: None,
         }
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `authType`.
+    pub fn with_auth_type(mut self, value: impl Into<IdentityDeviceAuthType>) -> Self {
+        self.auth_type = Some(value.into());
+        self
+    }
+    /// Sets `lastConnectedAt`.
+    pub fn with_last_connected_at(mut self, value: impl Into<String>) -> Self {
+        self.last_connected_at = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<IdentityDeviceAccessStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `referenceId`.
+    pub fn with_reference_id(mut self, value: impl Into<String>) -> Self {
+        self.reference_id = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
     }
 }
 /// Authentication type of an identity's device.
@@ -290,7 +353,7 @@ impl<'de> serde::Deserialize<'de> for IdentityDeviceAccessStatus {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct MacRegistration {
@@ -349,12 +412,47 @@ impl MacRegistration {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `isReferenced`.
+    pub fn with_is_referenced(mut self, value: impl Into<bool>) -> Self {
+        self.is_referenced = Some(value.into());
+        self
+    }
+    /// Sets `_links`.
+    pub fn with_links(mut self, value: impl Into<IdentityResourceLinks>) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `location`.
+    pub fn with_location(mut self, value: impl Into<String>) -> Self {
+        self.location = Some(value.into());
+        self
+    }
+    /// Sets `deviceName`.
+    pub fn with_device_name(mut self, value: impl Into<String>) -> Self {
+        self.device_name = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
 }
 /// A pool of MAC registrations. The document shows only the fields changed in releases.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct MacRegistrationPool {
@@ -484,12 +582,92 @@ impl MacRegistrationPool {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `isReferenced`.
+    pub fn with_is_referenced(mut self, value: impl Into<bool>) -> Self {
+        self.is_referenced = Some(value.into());
+        self
+    }
+    /// Sets `networkCount`.
+    pub fn with_network_count(mut self, value: impl Into<i64>) -> Self {
+        self.network_count = Some(value.into());
+        self
+    }
+    /// Sets `identityGroupId`.
+    pub fn with_identity_group_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_group_id = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `_links`.
+    pub fn with_links(mut self, value: impl Into<IdentityResourceLinks>) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+    /// Sets `priority`.
+    pub fn with_priority(mut self, value: impl Into<i64>) -> Self {
+        self.priority = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `expirationType`.
+    pub fn with_expiration_type(mut self, value: impl Into<String>) -> Self {
+        self.expiration_type = Some(value.into());
+        self
+    }
+    /// Sets `ssidRegex`.
+    pub fn with_ssid_regex(mut self, value: impl Into<String>) -> Self {
+        self.ssid_regex = Some(value.into());
+        self
+    }
+    /// Sets `defaultAccess`.
+    pub fn with_default_access(mut self, value: impl Into<String>) -> Self {
+        self.default_access = Some(value.into());
+        self
+    }
+    /// Sets `policyId`.
+    pub fn with_policy_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_id = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `associationIds`.
+    pub fn with_association_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.association_ids = Some(value.into());
+        self
+    }
+    /// Sets `networkIds`.
+    pub fn with_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.network_ids = Some(value.into());
+        self
+    }
+    /// Sets `links`.
+    pub fn with_links_2(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.links_2 = Some(value.into());
+        self
+    }
 }
 /// A Spring-style page of the identity, DPSK and certificate services: the items in `content` and the page counters. Other fields of the page are kept as received.
 ///
 /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct IdentityServicePage {
@@ -562,12 +740,57 @@ impl IdentityServicePage {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
 }
 /// A Spring-style page of identities. Other fields of the page are kept as received.
 ///
 /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct IdentityPage {
@@ -640,12 +863,57 @@ impl IdentityPage {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<Identity>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
 }
 /// A Spring-style page of MAC registration pools. Other fields of the page are kept as received.
 ///
 /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct MacRegistrationPoolPage {
@@ -718,12 +986,57 @@ impl MacRegistrationPoolPage {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<MacRegistrationPool>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
 }
 /// A Spring-style page of MAC registrations. Other fields of the page are kept as received.
 ///
 /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct MacRegistrationPage {
@@ -796,12 +1109,57 @@ impl MacRegistrationPage {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<MacRegistration>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
 }
 /// Body of the MAC registration pool and registration queries: a list of criteria. Paging is set with the `page`, `size` and `sort` query parameters, not in this body.
 ///
 /// Provenance: reference (mac_registration_api-0.0.1.yaml SearchDto).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct MacRegistrationSearch {
@@ -832,12 +1190,25 @@ impl MacRegistrationSearch {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `searchCriteriaList`.
+    pub fn with_search_criteria_list(
+        mut self,
+        value: impl Into<Vec<MacRegistrationSearchCriterion>>,
+    ) -> Self {
+        self.search_criteria_list = Some(value.into());
+        self
+    }
+    /// Sets `dataOption`.
+    pub fn with_data_option(mut self, value: impl Into<String>) -> Self {
+        self.data_option = Some(value.into());
+        self
+    }
 }
 /// One criterion of a MAC registration query.
 ///
 /// Provenance: reference (mac_registration_api-0.0.1.yaml SearchCriteria).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct MacRegistrationSearchCriterion {
@@ -869,6 +1240,21 @@ impl MacRegistrationSearchCriterion {
             value: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+    /// Sets `filterKey`.
+    pub fn with_filter_key(mut self, value: impl Into<String>) -> Self {
+        self.filter_key = Some(value.into());
+        self
+    }
+    /// Sets `operation`.
+    pub fn with_operation(mut self, value: impl Into<String>) -> Self {
+        self.operation = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.value = Some(value.into());
+        self
     }
 }
 /// State of a certificate or certificate authority (also a certificate query filter). Transitions between the states are not shown.
@@ -1048,7 +1434,7 @@ impl<'de> serde::Deserialize<'de> for CertificateExtendedKeyUsage {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Certificate {
@@ -1124,12 +1510,53 @@ impl Certificate {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `notAfterDate`.
+    pub fn with_not_after_date(mut self, value: impl Into<String>) -> Self {
+        self.not_after_date = Some(value.into());
+        self
+    }
+    /// Sets `commonName`.
+    pub fn with_common_name(mut self, value: impl Into<String>) -> Self {
+        self.common_name = Some(value.into());
+        self
+    }
+    /// Sets `certificateAuthorityName`.
+    pub fn with_certificate_authority_name(mut self, value: impl Into<String>) -> Self {
+        self.certificate_authority_name = Some(value.into());
+        self
+    }
+    /// Sets `keyUsages`.
+    pub fn with_key_usages(
+        mut self,
+        value: impl Into<Vec<CertificateKeyUsage>>,
+    ) -> Self {
+        self.key_usages = Some(value.into());
+        self
+    }
+    /// Sets `extendedKeyUsages`.
+    pub fn with_extended_key_usages(
+        mut self,
+        value: impl Into<Vec<CertificateExtendedKeyUsage>>,
+    ) -> Self {
+        self.extended_key_usages = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<Vec<CertificateStatus>>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
 }
 /// A certificate authority. The document shows only the fields added in releases.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct CertificateAuthority {
@@ -1171,12 +1598,38 @@ impl CertificateAuthority {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `commonName`.
+    pub fn with_common_name(mut self, value: impl Into<String>) -> Self {
+        self.common_name = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<Vec<CertificateStatus>>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `usages`.
+    pub fn with_usages(
+        mut self,
+        value: impl Into<Vec<CertificateExtendedKeyUsage>>,
+    ) -> Self {
+        self.usages = Some(value.into());
+        self
+    }
+    /// Sets `keyUsages`.
+    pub fn with_key_usages(
+        mut self,
+        value: impl Into<Vec<CertificateKeyUsage>>,
+    ) -> Self {
+        self.key_usages = Some(value.into());
+        self
+    }
 }
 /// A certificate template. The document shows only the fields added in releases.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct CertificateTemplate {
@@ -1210,6 +1663,16 @@ impl CertificateTemplate {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `keyLength`.
+    pub fn with_key_length(mut self, value: impl Into<i64>) -> Self {
+        self.key_length = Some(value.into());
+        self
+    }
+    /// Sets `onboard`.
+    pub fn with_onboard(mut self, value: impl Into<CertificateTemplateOnboard>) -> Self {
+        self.onboard = Some(value.into());
+        self
+    }
 }
 /// Onboarding settings of the template; the document shows one field.
 ///
@@ -1217,7 +1680,7 @@ impl CertificateTemplate {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct CertificateTemplateOnboard {
@@ -1243,12 +1706,17 @@ impl CertificateTemplateOnboard {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `commonNamePattern`.
+    pub fn with_common_name_pattern(mut self, value: impl Into<String>) -> Self {
+        self.common_name_pattern = Some(value.into());
+        self
+    }
 }
 /// A SCEP enrolment key of a certificate template. The document shows only the fields added in releases.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ScepKey {
@@ -1280,12 +1748,25 @@ impl ScepKey {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `challengePassword`.
+    pub fn with_challenge_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.challenge_password = Some(value.into());
+        self
+    }
+    /// Sets `overrideDays`.
+    pub fn with_override_days(mut self, value: impl Into<i64>) -> Self {
+        self.override_days = Some(value.into());
+        self
+    }
 }
 /// Body of the certificate query operations: the common query body with a typed `filters` object. The document shows only the status filter; the other fields are those observed in practice.
 ///
 /// Provenance: reference (Pagination styles (query bodies)).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct CertificateQueryRequest {
@@ -1352,12 +1833,55 @@ impl CertificateQueryRequest {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `sortField`.
+    pub fn with_sort_field(mut self, value: impl Into<String>) -> Self {
+        self.sort_field = Some(value.into());
+        self
+    }
+    /// Sets `sortOrder`.
+    pub fn with_sort_order(
+        mut self,
+        value: impl Into<super::common::SortOrder>,
+    ) -> Self {
+        self.sort_order = Some(value.into());
+        self
+    }
+    /// Sets `searchString`.
+    pub fn with_search_string(mut self, value: impl Into<String>) -> Self {
+        self.search_string = Some(value.into());
+        self
+    }
+    /// Sets `searchTargetFields`.
+    pub fn with_search_target_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.search_target_fields = Some(value.into());
+        self
+    }
+    /// Sets `filters`.
+    pub fn with_filters(mut self, value: impl Into<CertificateQueryFilters>) -> Self {
+        self.filters = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
 }
 /// Filters of a certificate query. Only the status filter is shown; other filters are kept as given.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct CertificateQueryFilters {
@@ -1378,6 +1902,11 @@ impl CertificateQueryFilters {
             status: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<Vec<CertificateStatus>>) -> Self {
+        self.status = Some(value.into());
+        self
     }
 }
 /// identity: the 108 operations of this area of the Network management API.
@@ -1678,7 +2207,7 @@ impl<'a> IdentityClient<'a> {
     pub fn create_dpsk_service_passphrases(
         &self,
         pool_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateDpskServicePassphrases<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2064,7 +2593,7 @@ impl<'a> IdentityClient<'a> {
     /// - Provenance: reference (identity_management-0.0.2.yaml searchGroups).
     pub fn query_identity_groups(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> QueryIdentityGroups<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2320,7 +2849,7 @@ impl<'a> IdentityClient<'a> {
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (identity_management-0.0.2.yaml queryIdentity).
-    pub fn query_identities(&self, body: &serde_json::Value) -> QueryIdentities<'a> {
+    pub fn query_identities(&self, body: &impl serde::Serialize) -> QueryIdentities<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &QUERY_IDENTITIES,
@@ -2392,7 +2921,7 @@ impl<'a> IdentityClient<'a> {
     pub fn delete_identities(
         &self,
         group_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> DeleteIdentities<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2553,7 +3082,7 @@ impl<'a> IdentityClient<'a> {
         group_id: &str,
         id: &str,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateIdentityVenueEthernetPorts<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2998,7 +3527,7 @@ impl<'a> IdentityClient<'a> {
     pub fn download_certificate_private_key(
         &self,
         cert_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> DownloadCertificatePrivateKey<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3024,7 +3553,7 @@ impl<'a> IdentityClient<'a> {
     pub fn patch_certificate(
         &self,
         cert_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchCertificate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3316,7 +3845,7 @@ impl<'a> IdentityClient<'a> {
     pub fn patch_certificate_template(
         &self,
         template_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchCertificateTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3565,7 +4094,7 @@ impl<'a> IdentityClient<'a> {
     pub fn delete_certificate_template_certificates(
         &self,
         template_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> DeleteCertificateTemplateCertificates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3633,7 +4162,7 @@ impl<'a> IdentityClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSamlIdpProfile::version`)
     pub fn create_saml_idp_profile(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateSamlIdpProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3676,7 +4205,7 @@ impl<'a> IdentityClient<'a> {
     pub fn update_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateSamlIdpProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3699,7 +4228,7 @@ impl<'a> IdentityClient<'a> {
     pub fn patch_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchSamlIdpProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3933,7 +4462,7 @@ impl<'a> IdentityClient<'a> {
     pub fn create_policy_set_evaluation_report(
         &self,
         policy_set_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreatePolicySetEvaluationReport<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4155,16 +4684,22 @@ impl<'a> QueryDpskServices<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -4566,7 +5101,7 @@ impl<'a> AddIdentityGroupToDpskService<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -4671,7 +5206,7 @@ impl<'a> CreateDpskPassphrase<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -4950,16 +5485,22 @@ impl<'a> ListDpskServicePassphrases<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::Spring,
+        items: "content",
+        first_page: 0u32,
+    };
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, IdentityServicePage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::Spring,
-                items: "content",
-                first_page: 0u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -5044,16 +5585,22 @@ impl<'a> QueryDpskServicePassphrases<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -5653,16 +6200,22 @@ impl<'a> QueryTemplateDpskServices<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -5895,16 +6448,22 @@ impl<'a> ListIdentityGroups<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::Spring,
+        items: "content",
+        first_page: 0u32,
+    };
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, IdentityServicePage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::Spring,
-                items: "content",
-                first_page: 0u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -6001,16 +6560,22 @@ impl<'a> QueryIdentityGroups<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::Spring,
+        items: "content",
+        first_page: 0u32,
+    };
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, IdentityServicePage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::Spring,
-                items: "content",
-                first_page: 0u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -6063,7 +6628,7 @@ impl<'a> CreateIdentityGroup<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -6239,7 +6804,7 @@ impl<'a> PatchIdentityGroup<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -6854,16 +7419,22 @@ impl<'a> QueryIdentities<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::Spring,
+        items: "content",
+        first_page: 0u32,
+    };
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, IdentityPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::Spring,
-                items: "content",
-                first_page: 0u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, Identity> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -7181,7 +7752,7 @@ impl<'a> CreateIdentityDevice<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -7565,16 +8136,22 @@ impl<'a> ListMacRegistrationPools<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::Spring,
+        items: "content",
+        first_page: 0u32,
+    };
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPoolPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::Spring,
-                items: "content",
-                first_page: 0u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPool> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -7918,16 +8495,22 @@ impl<'a> QueryMacRegistrationPools<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::Spring,
+        items: "content",
+        first_page: 0u32,
+    };
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPoolPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::Spring,
-                items: "content",
-                first_page: 0u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPool> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -8026,16 +8609,22 @@ impl<'a> ListMacRegistrations<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::Spring,
+        items: "content",
+        first_page: 0u32,
+    };
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::Spring,
-                items: "content",
-                first_page: 0u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, MacRegistration> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -8464,16 +9053,22 @@ impl<'a> QueryMacRegistrations<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::Spring,
+        items: "content",
+        first_page: 0u32,
+    };
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, MacRegistrationPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::Spring,
-                items: "content",
-                first_page: 0u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, MacRegistration> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -9346,16 +9941,22 @@ impl<'a> QueryCertificateAuthorities<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -9592,16 +10193,22 @@ impl<'a> QuerySubCertificateAuthorities<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -9760,16 +10367,22 @@ impl<'a> QueryCertificateAuthorityCertificates<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -10077,16 +10690,22 @@ impl<'a> QueryCertificateTemplates<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -10266,16 +10885,22 @@ impl<'a> ListScepKeys<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::Spring,
+        items: "content",
+        first_page: 0u32,
+    };
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends after an empty, short or repeated page.
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, IdentityServicePage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::Spring,
-                items: "content",
-                first_page: 0u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -10500,16 +11125,22 @@ impl<'a> QueryCertificateTemplateIdentityCertificates<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -10587,16 +11218,22 @@ impl<'a> QueryCertificateTemplateCertificates<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -10671,16 +11308,22 @@ impl<'a> QueryCertificates<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -11836,7 +12479,7 @@ impl<'a> CreatePolicySetEvaluation<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }

@@ -199,7 +199,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_switch_profile(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateSwitchProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -587,7 +587,7 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn create_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateSwitchProfileVlan<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -726,7 +726,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_cli_template(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateCliTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -812,7 +812,7 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn update_cli_template(
         &self,
         cli_template_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateCliTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -853,7 +853,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateWebAuthPageTemplate::version`)
     pub fn create_web_auth_page_template(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateWebAuthPageTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1717,16 +1717,22 @@ impl<'a> QuerySwitchProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -1831,7 +1837,7 @@ impl<'a> CreateSwitchProfileAcl<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -1986,7 +1992,7 @@ impl<'a> UpdateSwitchProfileAcl<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -2141,7 +2147,7 @@ impl<'a> CreateSwitchProfileTrustedPort<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -2296,7 +2302,7 @@ impl<'a> UpdateSwitchProfileTrustedPort<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -2628,7 +2634,7 @@ impl<'a> UpdateSwitchProfileVlan<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -2896,16 +2902,22 @@ impl<'a> QueryCliTemplates<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -3405,16 +3417,22 @@ impl<'a> QueryWebAuthPageTemplates<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {

@@ -9,7 +9,7 @@
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Switch {
@@ -46,12 +46,30 @@ impl Switch {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `stackMemberOrder`.
+    pub fn with_stack_member_order(mut self, value: impl Into<String>) -> Self {
+        self.stack_member_order = Some(value.into());
+        self
+    }
+    /// Sets `veCount`.
+    pub fn with_ve_count(mut self, value: impl Into<i64>) -> Self {
+        self.ve_count = Some(value.into());
+        self
+    }
+    /// Sets `stackMembers`.
+    pub fn with_stack_members(
+        mut self,
+        value: impl Into<Vec<SwitchStackMember>>,
+    ) -> Self {
+        self.stack_members = Some(value.into());
+        self
+    }
 }
 /// One member of a switch stack; the document names only `activeSwitch`.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct SwitchStackMember {
@@ -72,12 +90,17 @@ impl SwitchStackMember {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `activeSwitch`.
+    pub fn with_active_switch(mut self, value: impl Into<String>) -> Self {
+        self.active_switch = Some(value.into());
+        self
+    }
 }
 /// One row of a switch client query; the document names only `clientAuthType`.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct SwitchClient {
@@ -98,12 +121,17 @@ impl SwitchClient {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `clientAuthType`.
+    pub fn with_client_auth_type(mut self, value: impl Into<String>) -> Self {
+        self.client_auth_type = Some(value.into());
+        self
+    }
 }
 /// One row of a switch port query; the document names only the fields added in releases.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct SwitchPort {
@@ -181,12 +209,47 @@ impl SwitchPort {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `tag`.
+    pub fn with_tag(mut self, value: impl Into<String>) -> Self {
+        self.tag = Some(value.into());
+        self
+    }
+    /// Sets `portSpeedConfig`.
+    pub fn with_port_speed_config(mut self, value: impl Into<String>) -> Self {
+        self.port_speed_config = Some(value.into());
+        self
+    }
+    /// Sets `portConnectorType`.
+    pub fn with_port_connector_type(mut self, value: impl Into<String>) -> Self {
+        self.port_connector_type = Some(value.into());
+        self
+    }
+    /// Sets `authDefaultVlan`.
+    pub fn with_auth_default_vlan(mut self, value: impl Into<String>) -> Self {
+        self.auth_default_vlan = Some(value.into());
+        self
+    }
+    /// Sets `vsixIngressAclName`.
+    pub fn with_vsix_ingress_acl_name(mut self, value: impl Into<String>) -> Self {
+        self.vsix_ingress_acl_name = Some(value.into());
+        self
+    }
+    /// Sets `vsixEgressAclName`.
+    pub fn with_vsix_egress_acl_name(mut self, value: impl Into<String>) -> Self {
+        self.vsix_egress_acl_name = Some(value.into());
+        self
+    }
 }
 /// Answer of the switch port queries: the query result envelope with switch port rows. The envelope is taken from public material; the row fields from the document.
 ///
 /// Provenance: reference (Pagination styles (query bodies)).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct SwitchPortQueryResult {
@@ -219,12 +282,27 @@ impl SwitchPortQueryResult {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<SwitchPort>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
 }
 /// Answer of the switch client queries: the query result envelope with switch client rows. The envelope is taken from public material; the row fields from the document.
 ///
 /// Provenance: reference (Pagination styles (query bodies)).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct SwitchClientQueryResult {
@@ -257,12 +335,27 @@ impl SwitchClientQueryResult {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<SwitchClient>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
 }
 /// Answer of the switch query: a page of switch rows with the total count.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct SwitchQueryResult {
@@ -295,12 +388,27 @@ impl SwitchQueryResult {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<Switch>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
 }
 /// Answer of the configuration history detail queries: the total count and the entries in `list` (not `data`).
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct SwitchConfigHistoryPage {
@@ -327,12 +435,22 @@ impl SwitchConfigHistoryPage {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `list`.
+    pub fn with_list(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.list = Some(value.into());
+        self
+    }
 }
 /// Ports of one switch, as selected in a port request.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortRequestV1001).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct SwitchPortSelection {
@@ -354,6 +472,16 @@ impl SwitchPortSelection {
             switch_id: None,
             ports: None,
         }
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `ports`.
+    pub fn with_ports(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ports = Some(value.into());
+        self
     }
 }
 /// switches: the 95 operations of this area of the Network management API.
@@ -408,7 +536,7 @@ impl<'a> SwitchesClient<'a> {
     pub fn create_venue_switch(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueSwitch<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -503,7 +631,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueSwitch<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -529,7 +657,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> AddVenueSwitch<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -578,7 +706,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueSwitchPositions<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -625,7 +753,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueSwitchPortSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -652,7 +780,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueSwitchPortSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -677,7 +805,7 @@ impl<'a> SwitchesClient<'a> {
     pub fn create_venue_switches_port_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueSwitchesPortSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -702,7 +830,7 @@ impl<'a> SwitchesClient<'a> {
     pub fn update_venue_switches_port_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueSwitchesPortSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -751,7 +879,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueSwitchVlan<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -829,7 +957,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         vlan_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueSwitchVlan<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -901,7 +1029,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueSwitchVePort<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -979,7 +1107,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         ve_port_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueSwitchVePort<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1051,7 +1179,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueSwitchStaticRoute<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1133,7 +1261,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         static_route_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueSwitchStaticRoute<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1209,7 +1337,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueSwitchLag<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1287,7 +1415,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         lag_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueSwitchLag<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1361,7 +1489,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueSwitchDhcpServer<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1441,7 +1569,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         dhcp_server_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueSwitchDhcpServer<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1690,7 +1818,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueSwitchDeviceRequest<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1717,7 +1845,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchVenueSwitchDhcpServerStates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1823,7 +1951,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueSwitchConfigBackup<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1930,7 +2058,7 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         config_backup_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchVenueSwitchConfigBackup<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1957,7 +2085,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueSwitchConfigBackupComparison<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2150,7 +2278,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     pub fn fetch_venue_switch_aggregation_details(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> FetchVenueSwitchAggregationDetails<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2377,7 +2505,7 @@ impl<'a> SwitchesClient<'a> {
     pub fn update_venue_switch_firmware_schedules(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueSwitchFirmwareSchedules<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2403,7 +2531,7 @@ impl<'a> SwitchesClient<'a> {
     pub fn create_venue_switch_firmware_schedule(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueSwitchFirmwareSchedule<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2428,7 +2556,7 @@ impl<'a> SwitchesClient<'a> {
     pub fn delete_venue_switch_firmware_schedules(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> DeleteVenueSwitchFirmwareSchedules<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2494,7 +2622,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Not paged: the answer is a plain list, not a query page.
     pub fn query_switch_firmware_schedules(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> QuerySwitchFirmwareSchedules<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2520,7 +2648,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Not paged: the answer is a plain list, not a query page.
     pub fn query_switch_firmware_schedule_switches(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> QuerySwitchFirmwareScheduleSwitches<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2570,7 +2698,7 @@ impl<'a> SwitchesClient<'a> {
     pub fn create_venue_aaa_server(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueAaaServer<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2640,7 +2768,7 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         aaa_server_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueAaaServer<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2685,7 +2813,7 @@ impl<'a> SwitchesClient<'a> {
     pub fn update_venue_aaa_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueAaaSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5951,16 +6079,22 @@ impl<'a> QueryVenueSwitchVlans<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -6035,16 +6169,22 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -6119,16 +6259,22 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -6203,16 +6349,22 @@ impl<'a> QueryVenueSwitchAcls<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -6287,16 +6439,22 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -6738,16 +6896,22 @@ impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "list",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `list`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchConfigHistoryPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "list",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `list`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -7568,16 +7732,22 @@ impl<'a> QueryVenueSwitches<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchQueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, Switch> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -7634,16 +7804,22 @@ impl<'a> QueryVenueSwitchMembers<'a> {
         self.req.json(body);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -7718,16 +7894,22 @@ impl<'a> QueryVenueSwitchPorts<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchPortQueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, SwitchPort> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -7800,16 +7982,22 @@ impl<'a> QueryVenueSwitchClients<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, SwitchClientQueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, SwitchClient> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -7955,16 +8143,22 @@ impl<'a> FetchVenueSwitchAggregationDetails<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -8094,16 +8288,22 @@ impl<'a> QueryVenueTaggedVlans<'a> {
         self.req.json(body);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -8162,16 +8362,22 @@ impl<'a> QueryVenueUntaggedVlans<'a> {
         self.req.json(body);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -8252,16 +8458,22 @@ impl<'a> QueryVenueVePorts<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -8336,16 +8548,22 @@ impl<'a> QueryVenueAaaServers<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -9200,16 +9418,22 @@ impl<'a> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
         self.req.json(body);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {

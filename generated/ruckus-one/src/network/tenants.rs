@@ -16,7 +16,7 @@
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct TenantDelegationListItem {
@@ -37,12 +37,20 @@ impl TenantDelegationListItem {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `entitlements`.
+    pub fn with_entitlements(
+        mut self,
+        value: impl Into<Vec<TenantDelegationEntitlement>>,
+    ) -> Self {
+        self.entitlements = Some(value.into());
+        self
+    }
 }
 /// One entitlement item of a delegation; only the field added in a release is named.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct TenantDelegationEntitlement {
@@ -67,12 +75,17 @@ impl TenantDelegationEntitlement {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `virtualEdgeDeviceCount`.
+    pub fn with_virtual_edge_device_count(mut self, value: impl Into<String>) -> Self {
+        self.virtual_edge_device_count = Some(value.into());
+        self
+    }
 }
 /// Body of the administrator query. The document names only mspEcTenantIds; other query fields can be set.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct AdminQueryRequest {
@@ -94,12 +107,17 @@ impl AdminQueryRequest {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `mspEcTenantIds`.
+    pub fn with_msp_ec_tenant_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.msp_ec_tenant_ids = Some(value.into());
+        self
+    }
 }
 /// A page of the administrator and notification recipient queries: the items in `content` and the page counters. Other fields of the page are kept as received.
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct TenantManagementPage {
@@ -172,12 +190,57 @@ impl TenantManagementPage {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
 }
 /// Fields of the MSP-style bodies of the deprecated legacy managed-service operations. The document lists the fields without saying which operation uses which; other fields are kept.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct MspLegacyBody {
@@ -321,6 +384,101 @@ impl MspLegacyBody {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `msp_admin_id`.
+    pub fn with_msp_admin_id(mut self, value: impl Into<String>) -> Self {
+        self.msp_admin_id = Some(value.into());
+        self
+    }
+    /// Sets `msp_admin_role`.
+    pub fn with_msp_admin_role(mut self, value: impl Into<String>) -> Self {
+        self.msp_admin_role = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `user_name`.
+    pub fn with_user_name(mut self, value: impl Into<String>) -> Self {
+        self.user_name = Some(value.into());
+        self
+    }
+    /// Sets `full_name`.
+    pub fn with_full_name(mut self, value: impl Into<String>) -> Self {
+        self.full_name = Some(value.into());
+        self
+    }
+    /// Sets `first_name`.
+    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `last_name`.
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `admin_email`.
+    pub fn with_admin_email(mut self, value: impl Into<String>) -> Self {
+        self.admin_email = Some(value.into());
+        self
+    }
+    /// Sets `resend`.
+    pub fn with_resend(mut self, value: impl Into<bool>) -> Self {
+        self.resend = Some(value.into());
+        self
+    }
+    /// Sets `mspec_list`.
+    pub fn with_mspec_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.mspec_list = Some(value.into());
+        self
+    }
+    /// Sets `delegation_type`.
+    pub fn with_delegation_type(mut self, value: impl Into<String>) -> Self {
+        self.delegation_type = Some(value.into());
+        self
+    }
+    /// Sets `delegated_to`.
+    pub fn with_delegated_to(mut self, value: impl Into<String>) -> Self {
+        self.delegated_to = Some(value.into());
+        self
+    }
+    /// Sets `expiry_date`.
+    pub fn with_expiry_date(mut self, value: impl Into<String>) -> Self {
+        self.expiry_date = Some(value.into());
+        self
+    }
+    /// Sets `number_of_days`.
+    pub fn with_number_of_days(mut self, value: impl Into<String>) -> Self {
+        self.number_of_days = Some(value.into());
+        self
+    }
+    /// Sets `isManageAllEcs`.
+    pub fn with_is_manage_all_ecs(mut self, value: impl Into<bool>) -> Self {
+        self.is_manage_all_ecs = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
 }
 /// tenants: the 68 operations of this area of the Network management API.
 ///
@@ -372,7 +530,7 @@ impl<'a> TenantsClient<'a> {
     pub fn update_tenant(
         &self,
         tenant_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateTenant<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -408,7 +566,7 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenant::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    pub fn create_tenant(&self, body: &serde_json::Value) -> CreateTenant<'a> {
+    pub fn create_tenant(&self, body: &impl serde::Serialize) -> CreateTenant<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_TENANT, &[]);
         req.json(body);
         CreateTenant { req }
@@ -459,7 +617,7 @@ impl<'a> TenantsClient<'a> {
     pub fn update_tenant_delegations(
         &self,
         tenant_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateTenantDelegations<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -480,7 +638,7 @@ impl<'a> TenantsClient<'a> {
     pub fn resend_tenant_invitation(
         &self,
         tenant_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> ResendTenantInvitation<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -540,7 +698,7 @@ impl<'a> TenantsClient<'a> {
         &self,
         tenant_id: &str,
         admin_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateTenantAdmin<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -602,7 +760,7 @@ impl<'a> TenantsClient<'a> {
     pub fn update_tenant_admin_delegations(
         &self,
         tenant_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateTenantAdminDelegations<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -729,7 +887,7 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateBrandings::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    pub fn update_brandings(&self, body: &serde_json::Value) -> UpdateBrandings<'a> {
+    pub fn update_brandings(&self, body: &impl serde::Serialize) -> UpdateBrandings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &UPDATE_BRANDINGS,
@@ -747,7 +905,7 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateBranding::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
-    pub fn create_branding(&self, body: &serde_json::Value) -> CreateBranding<'a> {
+    pub fn create_branding(&self, body: &impl serde::Serialize) -> CreateBranding<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_BRANDING,
@@ -767,7 +925,7 @@ impl<'a> TenantsClient<'a> {
     ///
     /// Notes:
     /// - inferred: the document does not name the multipart parts; a single part `file` carrying the image is assumed. The response body is not shown.
-    pub fn create_logo_file(&self, body: &serde_json::Value) -> CreateLogoFile<'a> {
+    pub fn create_logo_file(&self, body: &impl serde::Serialize) -> CreateLogoFile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_LOGO_FILE,
@@ -804,7 +962,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn create_firmware_upgrade_schedule(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateFirmwareUpgradeSchedule<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -827,7 +985,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn patch_tenant_delegations(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchTenantDelegations<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -848,7 +1006,7 @@ impl<'a> TenantsClient<'a> {
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn patch_admin_delegations(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchAdminDelegations<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -877,7 +1035,7 @@ impl<'a> TenantsClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_tenant_notification_recipient(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateTenantNotificationRecipient<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -944,7 +1102,7 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenantMobilePushNotification::version`)
     pub fn create_tenant_mobile_push_notification(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateTenantMobilePushNotification<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1000,7 +1158,7 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: raw JSON (shape not shown)
     pub fn update_tenant_beta_features(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateTenantBetaFeatures<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1033,7 +1191,7 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `json`, `json` (default `json`; choose with `CreateTenantPrivacySettings::version`)
     pub fn create_tenant_privacy_settings(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateTenantPrivacySettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1052,7 +1210,7 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `json`, `json` (default `json`; choose with `PatchTenantPrivacySettings::version`)
     pub fn patch_tenant_privacy_settings(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchTenantPrivacySettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1095,7 +1253,7 @@ impl<'a> TenantsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateAdmins::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
-    pub fn update_admins(&self, body: &serde_json::Value) -> UpdateAdmins<'a> {
+    pub fn update_admins(&self, body: &impl serde::Serialize) -> UpdateAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_ADMINS, &[]);
         req.json(body);
         UpdateAdmins { req }
@@ -1108,7 +1266,7 @@ impl<'a> TenantsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateAdmin::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
-    pub fn create_admin(&self, body: &serde_json::Value) -> CreateAdmin<'a> {
+    pub fn create_admin(&self, body: &impl serde::Serialize) -> CreateAdmin<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_ADMIN, &[]);
         req.json(body);
         CreateAdmin { req }
@@ -2060,16 +2218,22 @@ impl<'a> QueryMspEcs<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -3392,7 +3556,7 @@ impl<'a> GetLogoFile<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -4081,16 +4245,22 @@ impl<'a> QueryTenantNotificationRecipients<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "content",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, TenantManagementPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "content",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -5079,16 +5249,22 @@ impl<'a> QueryAdmins<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "content",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, TenantManagementPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "content",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -6051,7 +6227,7 @@ impl<'a> UpdateMspLabels<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -6106,7 +6282,7 @@ impl<'a> CreateMspLabel<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }

@@ -9,7 +9,7 @@
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct AccessPoint {
@@ -46,12 +46,30 @@ impl AccessPoint {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `bssColoring`.
+    pub fn with_bss_coloring(mut self, value: impl Into<ApBssColoring>) -> Self {
+        self.bss_coloring = Some(value.into());
+        self
+    }
+    /// Sets `clientAdmissionControl`.
+    pub fn with_client_admission_control(
+        mut self,
+        value: impl Into<ApClientAdmissionControl>,
+    ) -> Self {
+        self.client_admission_control = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
 }
 /// BSS coloring of an AP.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ApBssColoring {
@@ -86,12 +104,22 @@ impl ApBssColoring {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `bssColoringEnabled`.
+    pub fn with_bss_coloring_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.bss_coloring_enabled = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
 }
 /// Client admission control of an AP, per band (2.4 GHz and 5 GHz).
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ApClientAdmissionControl {
@@ -188,12 +216,57 @@ impl ApClientAdmissionControl {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `enable24G`.
+    pub fn with_enable24_g(mut self, value: impl Into<bool>) -> Self {
+        self.enable24_g = Some(value.into());
+        self
+    }
+    /// Sets `enable50G`.
+    pub fn with_enable50_g(mut self, value: impl Into<bool>) -> Self {
+        self.enable50_g = Some(value.into());
+        self
+    }
+    /// Sets `maxRadioLoad24G`.
+    pub fn with_max_radio_load24_g(mut self, value: impl Into<i64>) -> Self {
+        self.max_radio_load24_g = Some(value.into());
+        self
+    }
+    /// Sets `maxRadioLoad50G`.
+    pub fn with_max_radio_load50_g(mut self, value: impl Into<i64>) -> Self {
+        self.max_radio_load50_g = Some(value.into());
+        self
+    }
+    /// Sets `minClientCount24G`.
+    pub fn with_min_client_count24_g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_count24_g = Some(value.into());
+        self
+    }
+    /// Sets `minClientCount50G`.
+    pub fn with_min_client_count50_g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_count50_g = Some(value.into());
+        self
+    }
+    /// Sets `minClientThroughput24G`.
+    pub fn with_min_client_throughput24_g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_throughput24_g = Some(value.into());
+        self
+    }
+    /// Sets `minClientThroughput50G`.
+    pub fn with_min_client_throughput50_g(mut self, value: impl Into<i64>) -> Self {
+        self.min_client_throughput50_g = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
 }
 /// Answer of the AP compatibility queries: one entry per AP or venue in `compatibilities`.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml apCompatibilitiesQuery).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ApCompatibilityPage {
@@ -226,12 +299,30 @@ impl ApCompatibilityPage {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `compatibilities`.
+    pub fn with_compatibilities(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.compatibilities = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
 }
 /// Answer of the AP neighbor query: the neighbors in `neighbors`.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighborQueryData).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ApNeighborPage {
@@ -269,6 +360,26 @@ impl ApNeighborPage {
             total_pages: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+    /// Sets `neighbors`.
+    pub fn with_neighbors(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.neighbors = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
     }
 }
 /// wireless aps: the 79 operations of this area of the Network management API.
@@ -310,7 +421,7 @@ impl<'a> WirelessApsClient<'a> {
     pub fn create_venue_ap(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueAp<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -361,7 +472,7 @@ impl<'a> WirelessApsClient<'a> {
     pub fn create_venue_ap_group(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueApGroup<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -597,7 +708,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApAntennaTypeSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -700,7 +811,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApBssColoringSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -805,7 +916,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApDirectedMulticastSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -857,7 +968,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApExternalAntennaSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -907,7 +1018,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApIotSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1006,7 +1117,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApLanPortSpecificSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1056,7 +1167,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApLedSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1106,7 +1217,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApManagementTrafficVlanSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1156,7 +1267,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApMeshSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1204,7 +1315,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApNetworkSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1258,7 +1369,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApRadioSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1306,7 +1417,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApSmartMonitorSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1358,7 +1469,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApSnmpAgentProfileSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1410,7 +1521,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApStickyClientSteeringSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1485,7 +1596,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApUsbPortSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1739,7 +1850,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
         client_mac_address: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchApClient<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1764,7 +1875,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchApDiagnosisCommands<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1790,7 +1901,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchApNeighbors<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1816,7 +1927,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchApPackets<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1841,7 +1952,7 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchApSystemCommands<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2256,7 +2367,7 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         floorplan_id: &str,
         serial_number: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApFloorPosition<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2591,16 +2702,22 @@ impl<'a> QueryVenueAps<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -2675,16 +2792,22 @@ impl<'a> QueryVenueApClients<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -2759,16 +2882,22 @@ impl<'a> QueryVenueApsCompatibilities<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "compatibilities",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `compatibilities`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, ApCompatibilityPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "compatibilities",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `compatibilities`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -2849,16 +2978,22 @@ impl<'a> QueryVenueApCompatibilities<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "compatibilities",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `compatibilities`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, ApCompatibilityPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "compatibilities",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `compatibilities`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -2915,16 +3050,22 @@ impl<'a> QueryVenueEdgeAppCompatibilities<'a> {
         self.req.json(body);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -3425,7 +3566,7 @@ impl<'a> UpdateApBandModeSettings<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -3684,7 +3825,7 @@ impl<'a> UpdateApClientAdmissionControlSettings<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -4251,7 +4392,7 @@ impl<'a> UpdateApLanPortSettings<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -7097,16 +7238,22 @@ impl<'a> QueryApNeighbors<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "neighbors",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `neighbors`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, ApNeighborPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "neighbors",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `neighbors`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -7679,7 +7826,7 @@ impl<'a> AddSoftGreProfileToApLanPort<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }

@@ -9,7 +9,7 @@
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct NetworkActivation {
@@ -30,12 +30,20 @@ impl NetworkActivation {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `apGroups`.
+    pub fn with_ap_groups(
+        mut self,
+        value: impl Into<Vec<NetworkActivationApGroup>>,
+    ) -> Self {
+        self.ap_groups = Some(value.into());
+        self
+    }
 }
 /// One AP group of a network activation.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct NetworkActivationApGroup {
@@ -56,12 +64,17 @@ impl NetworkActivationApGroup {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `apGroupName`.
+    pub fn with_ap_group_name(mut self, value: impl Into<String>) -> Self {
+        self.ap_group_name = Some(value.into());
+        self
+    }
 }
 /// A Wi-Fi network as read back by its identifier. The description lists only the fields common to every network type; the fields of each type are kept in additional_fields.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetwork).
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct WifiNetwork {
@@ -94,12 +107,22 @@ impl WifiNetwork {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
 }
 /// Body of the activation of a Wi-Fi network on a venue.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetwork).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct VenueWifiNetwork {
@@ -114,12 +137,17 @@ impl VenueWifiNetwork {
     pub fn new() -> Self {
         Self { is_all_ap_groups: None }
     }
+    /// Sets `isAllApGroups`.
+    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
+        self.is_all_ap_groups = Some(value.into());
+        self
+    }
 }
 /// A guest user of a guest network; the document shows only part of its fields.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct GuestUser {
@@ -139,6 +167,11 @@ impl GuestUser {
             guest_user_type: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+    /// Sets `guestUserType`.
+    pub fn with_guest_user_type(mut self, value: impl Into<GuestUserType>) -> Self {
+        self.guest_user_type = Some(value.into());
+        self
     }
 }
 /// Type of a guest user. The document names only the value it gained; other values are kept as received.
@@ -196,7 +229,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserType {
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct NetworkCompatibilityPage {
@@ -229,12 +262,30 @@ impl NetworkCompatibilityPage {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `compatibilities`.
+    pub fn with_compatibilities(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.compatibilities = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
 }
 /// Answer of the Wi-Fi feature set query: the feature sets in `featureSets`.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiFeatureSets).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct WifiFeatureSetPage {
@@ -266,6 +317,24 @@ impl WifiFeatureSetPage {
             total_count: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+    /// Sets `featureSets`.
+    pub fn with_feature_sets(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.feature_sets = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
     }
 }
 /// When the validity period of a guest pass starts.
@@ -402,7 +471,7 @@ impl<'de> serde::Deserialize<'de> for GuestExpirationUnit {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PortalServiceProfile {
@@ -423,12 +492,20 @@ impl PortalServiceProfile {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `content`.
+    pub fn with_content(
+        mut self,
+        value: impl Into<PortalServiceProfileContent>,
+    ) -> Self {
+        self.content = Some(value.into());
+        self
+    }
 }
 /// Content of a portal service profile; the document shows only the image checksums.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PortalServiceProfileContent {
@@ -475,12 +552,32 @@ impl PortalServiceProfileContent {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `bgImageChecksum`.
+    pub fn with_bg_image_checksum(mut self, value: impl Into<String>) -> Self {
+        self.bg_image_checksum = Some(value.into());
+        self
+    }
+    /// Sets `photoChecksum`.
+    pub fn with_photo_checksum(mut self, value: impl Into<String>) -> Self {
+        self.photo_checksum = Some(value.into());
+        self
+    }
+    /// Sets `logoChecksum`.
+    pub fn with_logo_checksum(mut self, value: impl Into<String>) -> Self {
+        self.logo_checksum = Some(value.into());
+        self
+    }
+    /// Sets `poweredImgChecksum`.
+    pub fn with_powered_img_checksum(mut self, value: impl Into<String>) -> Self {
+        self.powered_img_checksum = Some(value.into());
+        self
+    }
 }
 /// Body of the image uploads of a portal service profile (and of its templates): one image, base64-encoded, in a JSON object.
 ///
 /// Provenance: reference (guest_api-1.7.1.yaml PortalServiceProfileImage).
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PortalServiceProfileImage {
@@ -622,7 +719,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_wifi_network(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateWifiNetwork<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -644,7 +741,7 @@ impl<'a> WirelessNetworksClient<'a> {
     pub fn update_wifi_network(
         &self,
         wifi_network_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateWifiNetwork<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -862,7 +959,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         venue_id: &str,
         wifi_network_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueWifiNetworkSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1216,7 +1313,7 @@ impl<'a> WirelessNetworksClient<'a> {
     pub fn patch_wifi_network_guest_users(
         &self,
         wifi_network_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchWifiNetworkGuestUsers<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1262,7 +1359,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         wifi_network_id: &str,
         guest_user_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchWifiNetworkGuestUser<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1983,7 +2080,7 @@ impl<'a> CreateNetwork<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -2138,7 +2235,7 @@ impl<'a> UpdateNetwork<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -2580,16 +2677,22 @@ impl<'a> QueryWifiNetworks<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -2698,16 +2801,22 @@ impl<'a> QueryNetworkActivations<'a> {
         self.req.json(body);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -2762,7 +2871,7 @@ impl<'a> CreateNetworkActivationMappings<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -3262,16 +3371,22 @@ impl<'a> QueryWifiNetworkApCompatibilities<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "compatibilities",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `compatibilities`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, NetworkCompatibilityPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "compatibilities",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `compatibilities`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -3346,16 +3461,22 @@ impl<'a> QueryWifiFeatureSets<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "featureSets",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `featureSets`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, WifiFeatureSetPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "featureSets",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `featureSets`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -3608,7 +3729,7 @@ impl<'a> CreateGuestUserLegacy<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -3760,7 +3881,7 @@ impl<'a> PatchGuestUserLegacy<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -4251,16 +4372,22 @@ impl<'a> QueryGuestUsers<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -4564,16 +4691,22 @@ impl<'a> QueryPortalServiceProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -5298,16 +5431,22 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {

@@ -9,7 +9,7 @@
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct TunnelServiceProfile {
@@ -60,12 +60,32 @@ impl TunnelServiceProfile {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `keepAliveInterval`.
+    pub fn with_keep_alive_interval(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_interval = Some(value.into());
+        self
+    }
+    /// Sets `keepAliveRetry`.
+    pub fn with_keep_alive_retry(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_retry = Some(value.into());
+        self
+    }
+    /// Sets `mtuRequestTimeout`.
+    pub fn with_mtu_request_timeout(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_request_timeout = Some(value.into());
+        self
+    }
+    /// Sets `mtuRequestRetry`.
+    pub fn with_mtu_request_retry(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_request_retry = Some(value.into());
+        self
+    }
 }
 /// A rule of a device policy; the document shows only its osVendor field, and not where rules sit in the device policy body.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct DevicePolicyRule {
@@ -85,6 +105,11 @@ impl DevicePolicyRule {
             os_vendor: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+    /// Sets `osVendor`.
+    pub fn with_os_vendor(mut self, value: impl Into<DevicePolicyOsVendor>) -> Self {
+        self.os_vendor = Some(value.into());
+        self
     }
 }
 /// Operating system vendor of a device policy rule. The document names only the values below; other values are kept as received.
@@ -234,7 +259,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_access_control_profile(
         &self,
         access_control_profile_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateAccessControlProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -457,7 +482,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_application_policy(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateApplicationPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -538,7 +563,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_application_policy(
         &self,
         application_policy_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateApplicationPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -578,7 +603,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_device_policy(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateDevicePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -656,7 +681,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_device_policy(
         &self,
         device_policy_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateDevicePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -696,7 +721,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_l2_acl_policy(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateL2AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -774,7 +799,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_l2_acl_policy(
         &self,
         l2_acl_policy_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateL2AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -811,7 +836,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_l3_acl_policy(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateL3AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -889,7 +914,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_l3_acl_policy(
         &self,
         l3_acl_policy_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateL3AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -989,7 +1014,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn patch_application_library_settings(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> PatchApplicationLibrarySettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1011,7 +1036,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_client_isolation_profile(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateClientIsolationProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1055,7 +1080,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_client_isolation_profile(
         &self,
         client_isolation_profile_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateClientIsolationProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1125,7 +1150,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_hotspot20_identity_provider(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateHotspot20IdentityProvider<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1171,7 +1196,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateHotspot20IdentityProvider<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1288,7 +1313,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_hotspot20_operator(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateHotspot20Operator<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1330,7 +1355,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_hotspot20_operator(
         &self,
         hotspot20_operator_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateHotspot20Operator<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1393,7 +1418,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_lbs_server_profile(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateLbsServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1435,7 +1460,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_lbs_server_profile(
         &self,
         lbs_server_profile_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateLbsServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1499,7 +1524,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_multicast_dns_proxy_profile(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateMulticastDnsProxyProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1543,7 +1568,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_multicast_dns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateMulticastDnsProxyProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1613,7 +1638,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_rogue_policy(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateRoguePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1652,7 +1677,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_rogue_policy(
         &self,
         rogue_policy_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateRoguePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1713,7 +1738,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_snmp_agent_profile(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateSnmpAgentProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1755,7 +1780,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_snmp_agent_profile(
         &self,
         snmp_agent_profile_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateSnmpAgentProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1819,7 +1844,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_soft_gre_profile(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateSoftGreProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1861,7 +1886,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_soft_gre_profile(
         &self,
         soft_gre_profile_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateSoftGreProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2054,7 +2079,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_syslog_server_profile(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateSyslogServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2096,7 +2121,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateSyslogServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2160,7 +2185,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_radius_server_profile(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateRadiusServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2202,7 +2227,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_radius_server_profile(
         &self,
         radius_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateRadiusServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2266,7 +2291,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_dhcp_config_service_profile(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateDhcpConfigServiceProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2310,7 +2335,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateDhcpConfigServiceProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2380,7 +2405,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_wifi_calling_service_profile(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateWifiCallingServiceProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2426,7 +2451,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateWifiCallingServiceProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2496,7 +2521,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_vlan_pool_profile(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVlanPoolProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2538,7 +2563,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVlanPoolProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2602,7 +2627,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_ethernet_port_profile(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateEthernetPortProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2644,7 +2669,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateEthernetPortProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2794,16 +2819,22 @@ impl<'a> QueryAccessControlProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -3960,16 +3991,22 @@ impl<'a> QueryApplicationPolicies<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -4438,16 +4475,22 @@ impl<'a> QueryDevicePolicies<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -4916,16 +4959,22 @@ impl<'a> QueryL2AclPolicies<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -5388,16 +5437,22 @@ impl<'a> QueryL3AclPolicies<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -6356,16 +6411,22 @@ impl<'a> QueryClientIsolationProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -6932,16 +6993,22 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -7336,16 +7403,22 @@ impl<'a> QueryHotspot20Operators<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -7740,16 +7813,22 @@ impl<'a> QueryLbsServerProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -8144,16 +8223,22 @@ impl<'a> QueryMulticastDnsProxyProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -8548,16 +8633,22 @@ impl<'a> QueryRoguePolicies<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -8952,16 +9043,22 @@ impl<'a> QuerySnmpAgentProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -9356,16 +9453,22 @@ impl<'a> QuerySoftGreProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -9843,16 +9946,22 @@ impl<'a> QueryTunnelServiceProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -10271,16 +10380,22 @@ impl<'a> QuerySyslogServerProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -10699,16 +10814,22 @@ impl<'a> QueryRadiusServerProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -11127,16 +11248,22 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -11555,16 +11682,22 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -11959,16 +12092,22 @@ impl<'a> QueryVlanPoolProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -12363,16 +12502,22 @@ impl<'a> QueryEthernetPortProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {

@@ -9,7 +9,7 @@
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Radio6GhzSettings {
@@ -74,6 +74,40 @@ impl Radio6GhzSettings {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `enableMulticastDownlinkRateLimiting`.
+    pub fn with_enable_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting`.
+    pub fn with_enable_multicast_uplink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `multicastDownlinkRateLimiting`.
+    pub fn with_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `multicastUplinkRateLimiting`.
+    pub fn with_multicast_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
 }
 /// Band combination an AP model can run.
 ///
@@ -134,7 +168,7 @@ impl<'de> serde::Deserialize<'de> for ApBandCombination {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ApModelCapability {
@@ -185,12 +219,35 @@ impl ApModelCapability {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `bandCombinationCapabilities`.
+    pub fn with_band_combination_capabilities(
+        mut self,
+        value: impl Into<Vec<ApBandCombination>>,
+    ) -> Self {
+        self.band_combination_capabilities = Some(value.into());
+        self
+    }
+    /// Sets `defaultBandCombination`.
+    pub fn with_default_band_combination(mut self, value: impl Into<String>) -> Self {
+        self.default_band_combination = Some(value.into());
+        self
+    }
+    /// Sets `supportBandCombination`.
+    pub fn with_support_band_combination(mut self, value: impl Into<bool>) -> Self {
+        self.support_band_combination = Some(value.into());
+        self
+    }
+    /// Sets `supportMesh`.
+    pub fn with_support_mesh(mut self, value: impl Into<bool>) -> Self {
+        self.support_mesh = Some(value.into());
+        self
+    }
 }
 /// A venue: a site whose APs, switches and edges are managed together. Body of venue creation and update, and answer of the venue read.
 ///
 /// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Venue {
@@ -239,12 +296,32 @@ impl Venue {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `isTemplate`.
+    pub fn with_is_template(mut self, value: impl Into<bool>) -> Self {
+        self.is_template = Some(value.into());
+        self
+    }
 }
 /// Postal address and position of a venue.
 ///
 /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
 ///
-/// Build one with `new(...)`, which takes the required fields, then set optional fields.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct VenueAddress {
@@ -305,12 +382,42 @@ impl VenueAddress {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `addressLine`.
+    pub fn with_address_line(mut self, value: impl Into<String>) -> Self {
+        self.address_line = Some(value.into());
+        self
+    }
+    /// Sets `countryCode`.
+    pub fn with_country_code(mut self, value: impl Into<String>) -> Self {
+        self.country_code = Some(value.into());
+        self
+    }
+    /// Sets `latitude`.
+    pub fn with_latitude(mut self, value: impl Into<f64>) -> Self {
+        self.latitude = Some(value.into());
+        self
+    }
+    /// Sets `longitude`.
+    pub fn with_longitude(mut self, value: impl Into<f64>) -> Self {
+        self.longitude = Some(value.into());
+        self
+    }
+    /// Sets `notes`.
+    pub fn with_notes(mut self, value: impl Into<String>) -> Self {
+        self.notes = Some(value.into());
+        self
+    }
+    /// Sets `timezone`.
+    pub fn with_timezone(mut self, value: impl Into<String>) -> Self {
+        self.timezone = Some(value.into());
+        self
+    }
 }
 /// Answer of the venue floor plan query: the floor plans in `items`.
 ///
 /// Provenance: reference (venue_service_api-0.2.8.yaml PageListFloorPlanView).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct FloorPlanPage {
@@ -343,12 +450,27 @@ impl FloorPlanPage {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `items`.
+    pub fn with_items(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.items = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `totalSizes`.
+    pub fn with_total_sizes(mut self, value: impl Into<i64>) -> Self {
+        self.total_sizes = Some(value.into());
+        self
+    }
 }
 /// Body of the venue floor plan query.
 ///
 /// Provenance: reference (venue_service_api-0.2.8.yaml FloorPlanQuery).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct FloorPlanQuery {
@@ -376,6 +498,21 @@ impl FloorPlanQuery {
             page_size: None,
             sort_by: None,
         }
+    }
+    /// Sets `pageNumber`.
+    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
+        self.page_number = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `sortBy`.
+    pub fn with_sort_by(mut self, value: impl Into<FloorPlanSortBy>) -> Self {
+        self.sort_by = Some(value.into());
+        self
     }
 }
 /// Sort key of the floor plan query.
@@ -439,7 +576,7 @@ impl<'de> serde::Deserialize<'de> for FloorPlanSortBy {
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MatchFieldDto).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct QosMatchField {
@@ -459,12 +596,22 @@ impl QosMatchField {
     pub fn new() -> Self {
         Self { field: None, value: None }
     }
+    /// Sets `field`.
+    pub fn with_field(mut self, value: impl Into<String>) -> Self {
+        self.field = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
 }
 /// Body of the template instance query.
 ///
 /// Provenance: reference (config_template_service_api-1.0.0.yaml QueryTemplateInstanceRequest).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct TemplateInstanceQuery {
@@ -484,6 +631,11 @@ impl TemplateInstanceQuery {
             filter: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+    /// Sets `filter`.
+    pub fn with_filter(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.filter = Some(value.into());
+        self
     }
 }
 /// wireless venues: the 106 operations of this area of the Network management API.
@@ -632,7 +784,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApBssColoringSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -678,7 +830,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_cellular_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApCellularSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -726,7 +878,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApClientAdmissionControlSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -774,7 +926,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApDirectedMulticastSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -822,7 +974,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_dos_protection_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApDosProtectionSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -960,7 +1112,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_load_balancing_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApLoadBalancingSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1008,7 +1160,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApManagementTrafficVlanSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1054,7 +1206,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_mesh_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApMeshSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1100,7 +1252,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApModelAntennaTypeSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1148,7 +1300,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApModelBandModeSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1196,7 +1348,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApModelExternalAntennaSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1291,7 +1443,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_model_led_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApModelLedSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1339,7 +1491,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_model_usb_port_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApModelUsbPortSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1387,7 +1539,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApMulticastDnsFencingSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1440,7 +1592,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_radio_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApRadioSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1484,7 +1636,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_radius_options(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApRadiusOptions<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1530,7 +1682,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApRebootTimeoutSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1578,7 +1730,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApSmartMonitorSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1626,7 +1778,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_ap_tls_key_enhanced_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApTlsKeyEnhancedSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1703,7 +1855,7 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         venue_id: &str,
         ap_model: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApModelLanPortSpecificSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1759,7 +1911,7 @@ impl<'a> WirelessVenuesClient<'a> {
         venue_id: &str,
         ap_model: &str,
         port_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApModelPortSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1867,7 +2019,7 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         venue_id: &str,
         ap_group_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueApGroup<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1916,7 +2068,7 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         venue_id: &str,
         ap_group_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueApGroupAp<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2280,7 +2432,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_template_switch_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueTemplateSwitchSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2327,7 +2479,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_template_aaa_settings(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueTemplateAaaSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2354,7 +2506,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn create_venue_template_aaa_server(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueTemplateAaaServer<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2432,7 +2584,7 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         venue_id: &str,
         aaa_server_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueTemplateAaaServer<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2558,7 +2710,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AddProfileTemplate_1_1 (the document names the /templates/switchProfiles family without methods)).
     pub fn create_template_switch_profile(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateTemplateSwitchProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2677,7 +2829,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_template_enforcement_settings(
         &self,
         template_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateTemplateEnforcementSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2704,7 +2856,7 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         template_id: &str,
         tenant_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> ApplyTemplateToTenant<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2775,7 +2927,7 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_venue_template(
         &self,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2842,7 +2994,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn update_venue_template(
         &self,
         venue_template_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateVenueTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2889,7 +3041,7 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn create_venue_upload_url(
         &self,
         venue_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateVenueUploadUrl<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3414,16 +3566,22 @@ impl<'a> QueryVenues<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -4313,7 +4471,7 @@ impl<'a> UpdateVenueApIotSettings<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -4418,7 +4576,7 @@ impl<'a> UpdateVenueApIpModeSettings<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -5483,7 +5641,7 @@ impl<'a> UpdateVenueApModelLanPortSettings<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -7782,16 +7940,22 @@ impl<'a> QueryVenueApGroups<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -7896,7 +8060,7 @@ impl<'a> UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -8001,7 +8165,7 @@ impl<'a> UpdateVenueApGroupApModelBandModeSettings<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -8106,7 +8270,7 @@ impl<'a> UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -8211,7 +8375,7 @@ impl<'a> UpdateVenueApGroupRadioSettings<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &serde_json::Value) -> Self {
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
         self.req.json(body);
         self
     }
@@ -8765,16 +8929,22 @@ impl<'a> QueryVenueTemplateAaaServers<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -9243,16 +9413,22 @@ impl<'a> QueryTemplateSwitchProfiles<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -9582,16 +9758,22 @@ impl<'a> QueryTemplateDependencies<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -9682,16 +9864,22 @@ impl<'a> QueryTemplateInstances<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryParams,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the `page` query parameter; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the `page` query parameter; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryParams,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
@@ -10157,16 +10345,22 @@ impl<'a> QueryVenueTemplates<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::QueryResult> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "data",
-                first_page: 1u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {

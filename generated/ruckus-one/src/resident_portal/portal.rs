@@ -9,7 +9,7 @@
 ///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUsersQueryCriteria).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UnitUserQuery {
@@ -49,6 +49,34 @@ impl UnitUserQuery {
             sort_fields: None,
             user_id: None,
         }
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i32>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i32>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `sortDirection`.
+    pub fn with_sort_direction(
+        mut self,
+        value: impl Into<UnitUserSortDirection>,
+    ) -> Self {
+        self.sort_direction = Some(value.into());
+        self
+    }
+    /// Sets `sortFields`.
+    pub fn with_sort_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.sort_fields = Some(value.into());
+        self
+    }
+    /// Sets `userId`.
+    pub fn with_user_id(mut self, value: impl Into<String>) -> Self {
+        self.user_id = Some(value.into());
+        self
     }
 }
 /// Sort direction of the unit user query.
@@ -112,7 +140,7 @@ impl<'de> serde::Deserialize<'de> for UnitUserSortDirection {
 ///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
 ///
-/// Build one with `new()` (or `Default`) and set the public fields you need.
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UnitUserPage {
@@ -185,6 +213,51 @@ impl UnitUserPage {
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
 }
 /// Resident portal: the 16 operations of this area of the Resident portal API.
 ///
@@ -220,7 +293,7 @@ impl<'a> PortalClient<'a> {
     pub fn create_unit_login(
         &self,
         property_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> CreateUnitLogin<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -374,7 +447,7 @@ impl<'a> PortalClient<'a> {
     pub fn update_unit(
         &self,
         property_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateUnit<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -463,7 +536,7 @@ impl<'a> PortalClient<'a> {
         &self,
         property_id: &str,
         user_id: &str,
-        body: &serde_json::Value,
+        body: &impl serde::Serialize,
     ) -> UpdateUnitUser<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1270,16 +1343,22 @@ impl<'a> QueryUnitUsers<'a> {
         self.req.version(version as usize);
         self
     }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "content",
+        first_page: 0u32,
+    };
     /// Every page from page 0, each decoded like `send` (items in `content`).
     ///
-    /// The page number goes in the JSON body's `page` field; the stream ends after an empty, short or repeated page.
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(self) -> ruckus_one_runtime::Pages<'a, UnitUserPage> {
-        self.req
-            .pages(ruckus_one_runtime::Paging {
-                style: ruckus_one_runtime::PageStyle::QueryBody,
-                items: "content",
-                first_page: 0u32,
-            })
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
